@@ -1,0 +1,171 @@
+# hwtrace top-level Makefile (DESIGN.md section 2).
+#
+#   make deps     apt-get install what is missing (fast when nothing is)
+#   make          libhwtrace (static + shared) and build/perf-hwtrace
+#   make demo     deps + build + a synth CXL HMU recording shown by report and script
+#   make test     deps + build + every test (C unit tests, bats suites)
+#   make check    the tests under ASan+UBSan, fuzz targets for a bounded time, lint
+#   make bench    throughput and memory benchmarks
+#   make install  PREFIX=/usr/local (binary, library, headers, pkg-config, man pages)
+
+PREFIX    ?= /usr/local
+BUILD     ?= build
+CC        ?= cc
+OPT       ?= -O2
+CFLAGS    ?= $(OPT) -g
+WARN      := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
+             -Wshadow -Wpointer-arith -Wformat=2 -Werror=implicit-function-declaration
+CPPFLAGS  += -DHWTRACE_VERSION=\"$(VERSION)\" -D_GNU_SOURCE -Idecoders/include -Idecoders
+ALL_CFLAGS = $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -MMD -MP
+LDLIBS    += -lzstd -lm
+VERSION   := 0.1.0
+
+# Debian packages the build, the tests and the benchmarks need.
+DEB_PKGS  := build-essential pkg-config libzstd-dev zstd libelf-dev libtraceevent-dev \
+             libpython3-dev python3 bats linux-perf clang llvm intel-gpu-tools \
+             trace-cmd tmux hyperfine
+
+LIB_SRC   := $(sort $(wildcard decoders/*.c decoders/*/*.c))
+TOOL_SRC  := $(sort $(filter-out plugins/perf-hwtrace/main.c,$(wildcard plugins/perf-hwtrace/*.c)))
+UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_LIB  := $(sort $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c)))
+FUZZ_SRC  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/obj/%.o)
+MAIN_OBJ  := $(BUILD)/obj/plugins/perf-hwtrace/main.o
+UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+UNIT_LOBJ := $(UNIT_LIB:%.c=$(BUILD)/obj/%.o)
+
+STATIC_LIB := $(BUILD)/libhwtrace.a
+SHARED_LIB := $(BUILD)/libhwtrace.so.0
+TOOL_LIB   := $(BUILD)/libhwtrace-tool.a
+TOOL       := $(BUILD)/perf-hwtrace
+
+.PHONY: all deps demo test unit bats check fuzz lint bench install clean kernel e2e
+
+all: $(TOOL) $(STATIC_LIB) $(SHARED_LIB) $(UNIT_BIN)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(STATIC_LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(SHARED_LIB): $(LIB_OBJ)
+	$(CC) -shared -Wl,-soname,libhwtrace.so.0 -o $@ $^ $(LDLIBS)
+	ln -sf libhwtrace.so.0 $(BUILD)/libhwtrace.so
+
+$(TOOL_LIB): $(TOOL_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(TOOL): $(MAIN_OBJ) $(TOOL_LIB) $(STATIC_LIB)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB) $(LDLIBS)
+
+# --- set-up ------------------------------------------------------------------
+
+deps:
+	@missing=$$(for p in $(DEB_PKGS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "make deps: installing" $$missing; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing; \
+	else \
+		echo "make deps: all Debian packages present"; \
+	fi
+
+demo: deps
+	$(MAKE) all
+	@mkdir -p $(BUILD)/demo
+	$(TOOL) synth --type cxl-hmu --seed 1 --size 64K -o $(BUILD)/demo/hmu.data
+	$(TOOL) report -i $(BUILD)/demo/hmu.data
+	$(TOOL) script -i $(BUILD)/demo/hmu.data | head -n 20
+
+# --- tests -------------------------------------------------------------------
+
+test: deps
+	$(MAKE) all
+	$(MAKE) unit bats
+
+unit: $(UNIT_BIN)
+	@pass=0; fail=0; \
+	for t in $(UNIT_BIN); do \
+		if $$t; then pass=$$((pass+1)); else echo "FAIL: $$t"; fail=$$((fail+1)); fi; \
+	done; \
+	echo "unit: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+bats: $(TOOL)
+	HWTRACE=$(abspath $(TOOL)) BUILD=$(abspath $(BUILD)) bats --print-output-on-failure tests/bats
+
+# ASan+UBSan build of everything in its own tree, then the whole suite on it.
+check: deps
+	$(MAKE) BUILD=build-asan CC=clang OPT=-O1 \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+		LDFLAGS="-fsanitize=address,undefined" all
+	$(MAKE) BUILD=build-asan CC=clang unit bats \
+		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+	$(MAKE) fuzz
+	$(MAKE) lint
+
+FUZZ_SECONDS ?= 30
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+
+build-fuzz/%: tests/fuzz/%.c $(LIB_SRC)
+	@mkdir -p build-fuzz
+	clang $(CPPFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(LDLIBS)
+
+fuzz: $(FUZZ_BIN)
+	@for f in $(FUZZ_BIN); do \
+		n=$$(basename $$f); mkdir -p build-fuzz/corpus/$$n; \
+		seeds=tests/fuzz/seeds/$$n; [ -d $$seeds ] || seeds=; \
+		echo "fuzz: $$n for $(FUZZ_SECONDS)s"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 -print_final_stats=1 \
+			build-fuzz/corpus/$$n $$seeds 2>build-fuzz/$$n.log || { tail -50 build-fuzz/$$n.log; exit 1; }; \
+		grep -E 'stat::number_of_executed_units' build-fuzz/$$n.log; \
+	done
+
+lint:
+	@if grep -nE '\b(printf|fprintf|puts|fputs|perror)[[:space:]]*\(' $(LIB_SRC); then \
+		echo "lint: decoders/ must not print (DESIGN.md section 1)"; exit 1; fi
+	@echo "lint: decoders/ print nothing"
+
+bench: all
+	bash tests/bench/run.sh $(abspath $(TOOL))
+
+# --- kernel side (issue: kernel PMU drivers) ----------------------------------
+
+kernel:
+	$(MAKE) -C kernel
+
+e2e:
+	bash tests/e2e/run.sh
+
+# --- install -----------------------------------------------------------------
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/include/hwtrace $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/perf-hwtrace
+	install -m 0644 $(STATIC_LIB) $(DESTDIR)$(PREFIX)/lib/
+	install -m 0755 $(SHARED_LIB) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libhwtrace.so.0 $(DESTDIR)$(PREFIX)/lib/libhwtrace.so
+	install -m 0644 decoders/include/hwtrace/*.h $(DESTDIR)$(PREFIX)/include/hwtrace/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' decoders/libhwtrace.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/libhwtrace.pc
+	install -m 0644 Documentation/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+clean:
+	rm -rf $(BUILD) build-asan build-fuzz
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

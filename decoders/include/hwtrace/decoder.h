@@ -1,0 +1,232 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * decoder.h - payload decoders and the session that feeds them.
+ *
+ * A payload decoder is a table of handlers (struct hwt_decoder_ops), like a
+ * libtraceevent plugin: it claims AUX streams by their AUXTRACE_INFO and PMU,
+ * turns payload bytes into typed records and hands them to an emit callback.
+ * It does no I/O and no printing.  The session (hwt_session__run*) reads the
+ * container, builds each stream's context, pulls AUXTRACE payloads in pieces,
+ * feeds them to the stream's decoder and passes events and records to a sink.
+ */
+#ifndef HWTRACE_DECODER_H
+#define HWTRACE_DECODER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "perf_data.h"
+#include "record.h"
+
+/**
+ * struct hwt_opt - a decoder option as KEY=VALUE (from `--KEY VALUE`)
+ */
+struct hwt_opt {
+	const char *key;
+	const char *val;
+};
+
+/**
+ * struct hwt_aux_ctx - what a decoder knows about its stream
+ * @auxtrace_type: AUXTRACE_INFO type
+ * @priv:	AUXTRACE_INFO priv[] words (raw decode: built from options)
+ * @npriv:	number of @priv words
+ * @attr:	the event whose attr.type == priv[0], or NULL
+ * @pmu_name:	PMU name of priv[0] from PMU_MAPPINGS or the event name, or NULL
+ * @opts:	user options (e.g. "hdm" for CXL HMU), from the command line
+ * @nopts:	number of @opts
+ * @raw:	true when decoding a plain file outside perf.data
+ */
+struct hwt_aux_ctx {
+	uint32_t auxtrace_type;
+	const uint64_t *priv;
+	uint32_t npriv;
+	const struct hwt_attr *attr;
+	const char *pmu_name;
+	const struct hwt_opt *opts;
+	uint32_t nopts;
+	bool raw;
+};
+
+/**
+ * hwt_aux_ctx__opt - value of option @key, or NULL
+ */
+const char *hwt_aux_ctx__opt(const struct hwt_aux_ctx *ctx, const char *key);
+
+/**
+ * struct hwt_chunk - a piece of AUX payload handed to a decoder
+ * @data:	the bytes
+ * @size:	how many
+ * @file_offset: file offset of data[0] (for error messages)
+ * @last:	no more bytes of this AUXTRACE record (or raw file) follow: the
+ *		decoder must consume all of @size
+ * @first:	first piece of its AUXTRACE record (decoders that restart at
+ *		each record, like CXL HMU, reset their state here)
+ * @cpu:	AUXTRACE cpu (or -1 when unset)
+ * @tid:	AUXTRACE tid (or -1 when unset)
+ * @time:	time of the latest PERF_RECORD_AUX of this stream and cpu, or 0
+ * @aux:	the AUXTRACE record, or NULL for raw input
+ */
+struct hwt_chunk {
+	const uint8_t *data;
+	size_t size;
+	uint64_t file_offset;
+	bool last;
+	bool first;
+	int32_t cpu;
+	int32_t tid;
+	uint64_t time;
+	const struct hwt_auxtrace *aux;
+};
+
+/**
+ * struct hwt_emit - where a decoder puts its records
+ * @record:	called once per record; the record is valid only during the call
+ * @ctx:	passed to @record
+ * @diag:	where the decoder reports problems and counts payload bytes
+ * @stream:	stream index copied into each record
+ */
+struct hwt_emit {
+	void (*record)(void *ctx, const struct hwt_record *rec);
+	void *ctx;
+	struct hwt_diag *diag;
+	uint32_t stream;
+};
+
+/* Emit one record of @type from @data decoded at @offset. */
+static inline void hwt_emit__record(const struct hwt_emit *e, const struct hwt_record_type *type,
+				    const void *data, uint64_t offset)
+{
+	struct hwt_record rec = { .type = type, .data = data, .stream = e->stream, .offset = offset };
+
+	e->record(e->ctx, &rec);
+}
+
+/**
+ * struct hwt_decoder_ops - one payload decoder
+ * @name:	name for `--type` ("cxl-hmu", "panthor", "i915-oa")
+ * @dump_title:	as in perf's ". ... %s data: size %zu bytes" ("CXL_HMU")
+ * @dump_align:	the size in that line is rounded down to this many bytes (1: as is)
+ * @options:	NULL-terminated option keys the decoder reads (for `decode`)
+ * @auxtrace_type: the AUXTRACE_INFO type it carries (for raw decode and synth)
+ * @record_types: NULL-terminated record types it emits
+ * @match:	true if the stream is this decoder's (type, PMU name, priv)
+ * @probe:	optional: true if a plain (non perf.data) file starting with
+ *		@head is a self-describing input of this decoder (e.g. an IGT
+ *		i915-perf-recorder file); report/script then decode it raw
+ * @ctx_from_opts: raw decode: fill @priv (room for @max words) from options;
+ *		return the number of words or -1 (reason reported via @diag)
+ * @new:	create decoder state for a stream; NULL on error (reported)
+ * @decode:	decode @chunk; return the bytes consumed (whole units only,
+ *		unless chunk->last).  It counts every consumed byte in
+ *		emit->diag->bytes as decoded or skipped and reports problems.
+ * @finish:	end of input: emit summary records (type->summary) if any
+ * @free:	free the state
+ */
+struct hwt_decoder_ops {
+	const char *name;
+	const char *dump_title;
+	uint32_t dump_align;
+	const char *const *options;
+	uint32_t auxtrace_type;
+	const struct hwt_record_type *const *record_types;
+	bool (*match)(const struct hwt_aux_ctx *ctx);
+	bool (*probe)(const uint8_t *head, size_t n);
+	int (*ctx_from_opts)(const struct hwt_aux_ctx *ctx, uint64_t *priv, uint32_t max,
+			     struct hwt_diag *diag);
+	void *(*new)(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag);
+	size_t (*decode)(void *state, const struct hwt_chunk *chunk, const struct hwt_emit *emit);
+	void (*finish)(void *state, const struct hwt_emit *emit);
+	void (*free)(void *state);
+};
+
+/* Every decoder, NULL-terminated (decoders/decoders.c). */
+extern const struct hwt_decoder_ops *const hwt_decoders[];
+
+/* Decoder by --type name, or NULL. */
+const struct hwt_decoder_ops *hwt_decoder__find(const char *name);
+
+/* First decoder whose match() accepts @ctx, or NULL. */
+const struct hwt_decoder_ops *hwt_decoder__match(const struct hwt_aux_ctx *ctx);
+
+/**
+ * struct hwt_stream - one AUX stream (one AUXTRACE_INFO) as the session saw it
+ * @idx:	index (0, 1, ...) in order of appearance
+ * @ctx:	its context
+ * @ops:	its decoder, or NULL when no decoder claimed it
+ * @info_offset: file offset of its AUXTRACE_INFO
+ * @chunks:	AUXTRACE records
+ * @bytes:	AUXTRACE payload bytes
+ * @aux_records: PERF_RECORD_AUX records of its event
+ * @aux_bytes:	their aux_size total
+ * @aux_flags:	[0] truncated, [1] overwrite, [2] partial, [3] collision
+ * @aux_lost_bytes: aux_size of records flagged TRUNCATED
+ */
+struct hwt_stream {
+	uint32_t idx;
+	struct hwt_aux_ctx ctx;
+	const struct hwt_decoder_ops *ops;
+	uint64_t info_offset;
+	uint64_t chunks;
+	uint64_t bytes;
+	uint64_t aux_records;
+	uint64_t aux_bytes;
+	uint64_t aux_flags[4];
+	uint64_t aux_lost_bytes;
+};
+
+/**
+ * struct hwt_sink - what the session calls; every member may be NULL
+ * @event:	each perf record, before its payload is decoded (for -D, --stats)
+ * @stream:	a new AUX stream appeared (after its AUXTRACE_INFO event)
+ * @chunk:	an AUXTRACE payload of @s is about to be decoded (first piece)
+ * @record:	each decoded record
+ * @end:	input done; streams hold their final counters
+ */
+struct hwt_sink {
+	void (*event)(void *ctx, const struct hwt_reader *r, const struct hwt_event *ev);
+	void (*stream)(void *ctx, const struct hwt_stream *s);
+	void (*chunk)(void *ctx, const struct hwt_stream *s, const struct hwt_chunk *c,
+		      uint64_t total_size);
+	void (*record)(void *ctx, const struct hwt_record *rec);
+	void (*end)(void *ctx, const struct hwt_stream *const *streams, uint32_t nstreams,
+		    const struct hwt_reader *r);
+	void *ctx;
+};
+
+/**
+ * struct hwt_session_opts - how to run
+ * @opts:	decoder options (KEY=VALUE)
+ * @nopts:	number of @opts
+ * @no_decode:	walk the container only (payloads counted skipped)
+ * @raw_type:	hwt_session__run_raw(): decoder name
+ */
+struct hwt_session_opts {
+	const struct hwt_opt *opts;
+	uint32_t nopts;
+	bool no_decode;
+	const char *raw_type;
+};
+
+/**
+ * hwt_session__run - read a perf.data (path or "-"), decode, feed @sink
+ *
+ * Returns 0 when the input was clean, 1 when errors were reported (output
+ * before and after them was still produced), -1 when the file could not be
+ * opened or is not a perf.data at all (reported).
+ */
+int hwt_session__run(const char *path, const struct hwt_session_opts *o,
+		     const struct hwt_sink *sink, struct hwt_diag *diag);
+
+/**
+ * hwt_session__run_raw - decode a plain payload file with decoder o->raw_type
+ *
+ * The stream's context comes from the options via ops->ctx_from_opts().
+ * Same return values as hwt_session__run().
+ */
+int hwt_session__run_raw(const char *path, const struct hwt_session_opts *o,
+			 const struct hwt_sink *sink, struct hwt_diag *diag);
+
+#endif

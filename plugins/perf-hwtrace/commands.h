@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * commands.h - the perf-hwtrace subcommands (DESIGN.md section 6).
+ *
+ * Each command lives in cmd_<name>.c and returns the process exit status:
+ * 0 success, 1 the input had errors, 2 usage error.
+ */
+#ifndef PERF_HWTRACE_COMMANDS_H
+#define PERF_HWTRACE_COMMANDS_H
+
+#define EXIT_INPUT_ERROR 1
+#define EXIT_USAGE 2
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_report(int argc, char **argv);
+int cmd_script(int argc, char **argv);
+int cmd_decode(int argc, char **argv);
+int cmd_synth(int argc, char **argv);
+int cmd_inject(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_top(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+
+/* Print "perf hwtrace <cmd>: <msg>" to stderr; returns EXIT_USAGE. */
+int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * main.c - perf-hwtrace: `perf hwtrace <command>` (perf execs perf-<cmd> from
+ * PATH), or run directly as `perf-hwtrace <command>`.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+static const struct command commands[] = {
+	{ "report", cmd_report, "summary per AUX stream; -D dumps records and decoded payloads" },
+	{ "script", cmd_script, "one line (or JSON/CSV row) per decoded unit; -s runs a Python hook" },
+	{ "decode", cmd_decode, "decode a raw payload file outside perf.data" },
+	{ "synth", cmd_synth, "write a deterministic perf.data as the drivers would" },
+	{ "inject", cmd_inject, "AUX payloads -> tracepoint-style samples stock perf reads" },
+	{ "record", cmd_record, "record AUX data from a PMU into perf.data" },
+	{ "top", cmd_top, "DRM client usage monitor (fdinfo)" },
+	{ "list", cmd_list, "list sysfs PMUs, their events and format terms" },
+	{ "stat", cmd_stat, "count sysfs PMU events system-wide" },
+};
+
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "perf hwtrace %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: perf hwtrace <command> [options]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\nSee 'man perf-hwtrace' or Documentation/perf-hwtrace.rst.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("perf-hwtrace " HWTRACE_VERSION "\n");
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "perf hwtrace: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * check.h - minimal C unit-test harness.
+ *
+ *	static void test_foo(void) { CHECK_EQ(1 + 1, 2); }
+ *	int main(void) { RUN(test_foo); return check_done("foo"); }
+ *
+ * check_done() prints "<suite>: N passed, N failed" and returns the exit code.
+ */
+#ifndef HWTRACE_TEST_CHECK_H
+#define HWTRACE_TEST_CHECK_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static int check_failures, check_passed, check_failed;
+static const char *check_current;
+
+#define CHECK(cond) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "%s:%d: %s: CHECK(%s) failed\n", __FILE__, __LINE__, \
+			check_current, #cond); \
+		check_failures++; \
+	} \
+} while (0)
+
+#define CHECK_EQ(a, b) do { \
+	unsigned long long _a = (unsigned long long)(a), _b = (unsigned long long)(b); \
+	if (_a != _b) { \
+		fprintf(stderr, "%s:%d: %s: %s == %s failed: 0x%llx (%llu) != 0x%llx (%llu)\n", \
+			__FILE__, __LINE__, check_current, #a, #b, _a, _a, _b, _b); \
+		check_failures++; \
+	} \
+} while (0)
+
+#define CHECK_STR(a, b) do { \
+	const char *_a = (a), *_b = (b); \
+	if (!_a || !_b || strcmp(_a, _b)) { \
+		fprintf(stderr, "%s:%d: %s: %s == %s failed: \"%s\" != \"%s\"\n", \
+			__FILE__, __LINE__, check_current, #a, #b, _a ? _a : "(null)", \
+			_b ? _b : "(null)"); \
+		check_failures++; \
+	} \
+} while (0)
+
+#define RUN(fn) do { \
+	int _before = check_failures; \
+	check_current = #fn; \
+	fn(); \
+	if (check_failures == _before) \
+		check_passed++; \
+	else \
+		check_failed++; \
+} while (0)
+
+static inline int check_done(const char *suite)
+{
+	printf("%s: %d passed, %d failed\n", suite, check_passed, check_failed);
+	return check_failed ? 1 : 0;
+}
+
+#endif
