@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/* run.c - connect input, session and the sink a command asked for. */
+#include <string.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "sinks.h"
+
+unsigned split_list(char *s, const char **out, unsigned max)
+{
+	unsigned n = 0;
+	char *save = NULL;
+
+	for (char *tok = strtok_r(s, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save))
+		out[n++] = tok;
+	return n;
+}
+
+int run(struct cli *c, const struct run_args *a)
+{
+	static struct out o;
+	struct hwt_session_opts so = {
+		.opts = c->opts,
+		.nopts = c->nopts,
+		.raw_type = a->raw_type,
+	};
+	struct script_sink ss;
+	struct dump_sink ds;
+	struct report_sink rs;
+	struct hwt_sink sink;
+	int ret;
+
+	out__init(&o, STDOUT_FILENO);
+	c->diag.file = c->input;
+	switch (a->mode) {
+	case RUN_SCRIPT:
+		script_sink__init(&ss, &o, a->style, &sink);
+		ss.only = a->fields;
+		ss.nonly = a->nfields;
+		break;
+	case RUN_DUMP:
+		dump_sink__init(&ds, &o, c->input, &c->diag.bytes, &sink);
+		break;
+	case RUN_REPORT:
+		report_sink__init(&rs, &o, &c->diag.bytes, &sink);
+		rs.stats = a->stats;
+		break;
+	}
+	if (a->raw_type)
+		ret = hwt_session__run_raw(c->input, &so, &sink, &c->diag);
+	else
+		ret = hwt_session__run(c->input, &so, &sink, &c->diag);
+	out__flush(&o);
+	if (a->mode == RUN_REPORT)
+		report_sink__fini(&rs);
+	/* totals go where they don't mix with data: stderr for script output */
+	cli__print_totals(c, a->mode == RUN_SCRIPT ? stderr : stdout);
+	return cli__status(c, ret);
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* run.h - the one driver behind report, script and decode. */
+#ifndef PERF_HWTRACE_RUN_H
+#define PERF_HWTRACE_RUN_H
+
+#include "cli.h"
+#include "field_fmt.h"
+
+enum run_mode {
+	RUN_REPORT,	/* summary per stream */
+	RUN_DUMP,	/* perf-style -D dump */
+	RUN_SCRIPT,	/* one line / object / row per record */
+};
+
+/**
+ * struct run_args - what to run
+ * @mode:	output kind
+ * @style:	RUN_SCRIPT: text, JSON or CSV
+ * @fields:	RUN_SCRIPT: -F list (NULL: all)
+ * @nfields:	its length
+ * @stats:	RUN_REPORT: add perf report --stats style counts
+ * @raw_type:	decode a plain payload file with this decoder
+ */
+struct run_args {
+	enum run_mode mode;
+	enum field_style style;
+	const char *const *fields;
+	unsigned nfields;
+	bool stats;
+	const char *raw_type;
+};
+
+/* Run and return the exit status (0, 1 input errors). */
+int run(struct cli *c, const struct run_args *a);
+
+/* Split "a,b,c" into @out (at most @max); returns the count. Modifies @s. */
+unsigned split_list(char *s, const char **out, unsigned max);
+
+#endif

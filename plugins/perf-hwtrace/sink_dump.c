@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sink_dump.c - `report -D`: perf report -D's layout for every record, and
+ * under each PERF_RECORD_AUXTRACE the decoder's records through their
+ * dump_fmt templates (for CXL HMU, byte-identical to the RFC perf tool).
+ * Records are printed in file order; perf sorts kernel records by time.
+ */
+#include <string.h>
+
+#include "sinks.h"
+#include "stats_print.h"
+
+static void hexdump(struct out *o, const uint8_t *p, size_t n)
+{
+	for (size_t off = 0; off < n; off += 16) {
+		out__puts(o, ".  ");
+		out__hex(o, off, 4);
+		out__puts(o, ":  ");
+		for (size_t i = 0; i < 16; i++) {
+			if (off + i < n) {
+				out__hex(o, p[off + i], 2);
+				out__putc(o, ' ');
+			} else {
+				out__puts(o, "   ");
+			}
+		}
+		out__putc(o, ' ');
+		for (size_t i = 0; i < 16; i++) {
+			char c = off + i < n ? (char)p[off + i] : ' ';
+
+			out__putc(o, off + i < n && (c < 0x20 || c > 0x7e) ? '.' : c);
+		}
+		out__putc(o, '\n');
+	}
+}
+
+/* perf_evlist__print_tstamp(): "<cpu> <time> " from the sample fields present. */
+static void tstamp(struct dump_sink *s, const struct hwt_event *ev)
+{
+	uint32_t type = ev->hdr->type;
+	uint64_t st = s->sample_type;
+	bool user = type >= HWT_REC_HEADER_ATTR;
+
+	if (!user && type != PERF_RECORD_SAMPLE && !s->sample_id_all) {
+		out__puts(s->o, "-1 -1 ");
+		return;
+	}
+	if (st & PERF_SAMPLE_CPU) {
+		out__u64(s->o, user ? 0 : ev->sid.cpu);
+		out__putc(s->o, ' ');
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		out__u64(s->o, user ? 0 : ev->sid.time);
+		out__putc(s->o, ' ');
+	}
+}
+
+static void hex0x(struct out *o, uint64_t v)
+{
+	/* printf's %#llx: 0 prints as "0" */
+	if (v)
+		out__puts(o, "0x");
+	out__hex(o, v, 0);
+}
+
+static void details(struct dump_sink *s, const struct hwt_event *ev)
+{
+	struct out *o = s->o;
+
+	switch (ev->hdr->type) {
+	case HWT_REC_AUXTRACE_INFO: {
+		const struct hwt_auxtrace_info *in = (const void *)ev->hdr;
+		uint32_t npriv;
+
+		if (ev->hdr->size < sizeof(*in))
+			break;
+		npriv = (ev->hdr->size - sizeof(*in)) / 8;
+		out__puts(o, " type: ");
+		out__u64(o, in->type);
+		out__putc(o, '\n');
+		if (npriv) {
+			out__puts(o, "  PMU Type           ");
+			out__s64(o, (int64_t)in->priv[0]);
+		}
+		for (uint32_t i = 1; i < npriv; i++) {
+			out__printf(o, "\n  priv[%u]%*s", i, i < 10 ? 11 : 10, "");
+			hex0x(o, in->priv[i]);
+		}
+		break;
+	}
+	case HWT_REC_AUXTRACE: {
+		const struct hwt_auxtrace *at = (const void *)ev->hdr;
+
+		if (ev->hdr->size < sizeof(*at))
+			break;
+		out__puts(o, " size: ");
+		hex0x(o, at->size);
+		out__puts(o, "  offset: ");
+		hex0x(o, at->offset);
+		out__puts(o, "  ref: ");
+		hex0x(o, at->reference);
+		out__puts(o, "  idx: ");
+		out__u64(o, at->idx);
+		out__puts(o, "  tid: ");
+		out__s64(o, (int32_t)at->tid);
+		out__puts(o, "  cpu: ");
+		out__s64(o, (int32_t)at->cpu);
+		break;
+	}
+	case PERF_RECORD_AUX: {
+		const struct hwt_aux *a = (const void *)ev->hdr;
+
+		if (ev->hdr->size < sizeof(*a))
+			break;
+		out__puts(o, " offset: ");
+		hex0x(o, a->aux_offset);
+		out__puts(o, " size: ");
+		hex0x(o, a->aux_size);
+		out__puts(o, " flags: ");
+		hex0x(o, a->flags);
+		out__puts(o, " [");
+		if (a->flags & PERF_AUX_FLAG_TRUNCATED)
+			out__putc(o, 'T');
+		if (a->flags & PERF_AUX_FLAG_OVERWRITE)
+			out__putc(o, 'O');
+		if (a->flags & PERF_AUX_FLAG_PARTIAL)
+			out__putc(o, 'P');
+		out__putc(o, ']');
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_event *ev)
+{
+	struct dump_sink *s = ctx;
+	struct out *o = s->o;
+	const char *name = perf_record_name(ev->hdr->type);
+
+	if (!s->have_attr && hwt_reader__nr_attrs(r)) {
+		const struct hwt_attr *a = hwt_reader__attr(r, 0);
+
+		s->sample_type = a->attr.sample_type;
+		s->sample_id_all = a->attr.sample_id_all;
+		s->have_attr = true;
+	}
+	out__puts(o, "\n0x");
+	out__hex(o, ev->dump_offset, 0);
+	out__putc(o, '@');
+	out__puts(o, hwt_reader__is_pipe(r) ? "pipe" : s->path);
+	out__puts(o, " [0x");
+	out__hex(o, ev->hdr->size, 0);
+	out__puts(o, "]: event: ");
+	out__u64(o, ev->hdr->type);
+	out__puts(o, "\n.\n. ... raw event: size ");
+	out__u64(o, ev->hdr->size);
+	out__puts(o, " bytes\n");
+	hexdump(o, (const uint8_t *)ev->hdr, ev->hdr->size);
+	out__putc(o, '\n');
+	tstamp(s, ev);
+	out__puts(o, "0x");
+	out__hex(o, ev->dump_offset, 0);
+	out__puts(o, " [0x");
+	out__hex(o, ev->hdr->size, 0);
+	out__puts(o, "]: ");
+	out__puts(o, name);
+	details(s, ev);
+	out__putc(o, '\n');
+}
+
+static void on_chunk(void *ctx, const struct hwt_stream *st, const struct hwt_chunk *c,
+		     uint64_t total)
+{
+	struct dump_sink *s = ctx;
+	uint32_t align = st->ops && st->ops->dump_align ? st->ops->dump_align : 1;
+
+	if (!st->ops)
+		return;
+	out__puts(s->o, ".\n. ... ");
+	out__puts(s->o, st->ops->dump_title);
+	out__puts(s->o, " data: size ");
+	out__u64(s->o, total / align * align);
+	out__puts(s->o, " bytes\n");
+}
+
+void dump_record(struct out *o, const struct hwt_record *rec)
+{
+	if (rec->type->kind == HWT_RK_SUMMARY)
+		return;
+	if (!field_fmt__dump(o, rec))
+		field_fmt__text(o, rec, NULL, 0);
+}
+
+static void on_record(void *ctx, const struct hwt_record *rec)
+{
+	struct dump_sink *s = ctx;
+
+	dump_record(s->o, rec);
+}
+
+static void on_end(void *ctx, const struct hwt_stream *const *streams, uint32_t n,
+		   const struct hwt_reader *r)
+{
+	struct dump_sink *s = ctx;
+
+	if (!r)
+		return;
+	out__putc(s->o, '\n');
+	stats_print(s->o, hwt_reader__stats(r), s->bytes,
+		    hwt_reader__has_feature(r, HWT_FEAT_AUXTRACE));
+}
+
+void dump_sink__init(struct dump_sink *s, struct out *o, const char *path,
+		     struct hwt_bytes *bytes, struct hwt_sink *sink)
+{
+	memset(s, 0, sizeof(*s));
+	s->o = o;
+	s->path = path;
+	s->bytes = bytes;
+	memset(sink, 0, sizeof(*sink));
+	sink->event = on_event;
+	sink->chunk = on_chunk;
+	sink->record = on_record;
+	sink->end = on_end;
+	sink->ctx = s;
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sinks.h - the output ends of the flow: they print records and events,
+ * never parse bytes, and never switch over record types.
+ */
+#ifndef PERF_HWTRACE_SINKS_H
+#define PERF_HWTRACE_SINKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hwtrace/decoder.h"
+#include "field_fmt.h"
+#include "out.h"
+
+/* script: one line / JSON object / CSV row per data record. */
+struct script_sink {
+	struct out *o;
+	enum field_style style;
+	const char *const *only;	/* -F field list, or NULL for all */
+	unsigned nonly;
+	const struct hwt_record_type *csv_type;	/* type of the last CSV header */
+	uint64_t records;
+};
+
+void script_sink__init(struct script_sink *s, struct out *o, enum field_style style,
+		       struct hwt_sink *sink);
+
+/* report -D: perf-style record dump with the decoded payload under each AUXTRACE. */
+struct dump_sink {
+	struct out *o;
+	const char *path;
+	uint64_t sample_type;	/* first attr's, for the "<cpu> <time>" prefix */
+	bool sample_id_all;
+	bool have_attr;
+	struct hwt_bytes *bytes;
+};
+
+void dump_sink__init(struct dump_sink *s, struct out *o, const char *path,
+		     struct hwt_bytes *bytes, struct hwt_sink *sink);
+
+/* report: summary per AUX stream, summary records as tables. */
+struct report_sink {
+	struct out *o;
+	bool stats;		/* --stats: per-record-type counts */
+	struct hwt_bytes *bytes;
+	uint64_t data_records[64];	/* per stream */
+	const struct hwt_record_type *table_type;
+	uint32_t table_stream;
+	/* summary records are kept until end, to print them under their stream */
+	struct report_row *rows;
+	uint32_t nrows, cap;
+};
+
+void report_sink__init(struct report_sink *s, struct out *o, struct hwt_bytes *bytes,
+		       struct hwt_sink *sink);
+void report_sink__fini(struct report_sink *s);
+
+/* -D output of one record; used by dump_sink and by decode -D. */
+void dump_record(struct out *o, const struct hwt_record *rec);
+
+#endif
