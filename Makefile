@@ -23,7 +23,7 @@ VERSION   := 0.1.0
 # Debian packages the build, the tests and the benchmarks need.
 DEB_PKGS  := build-essential pkg-config libzstd-dev zstd libelf-dev libtraceevent-dev \
              libpython3-dev python3 bats linux-perf clang llvm intel-gpu-tools \
-             trace-cmd tmux hyperfine
+             trace-cmd tmux hyperfine qemu-system-x86 linux-headers-amd64 busybox-static cpio
 
 LIB_SRC   := $(sort $(wildcard decoders/*.c decoders/*/*.c))
 TOOL_SRC  := $(sort $(filter-out plugins/perf-hwtrace/main.c,$(wildcard plugins/perf-hwtrace/*.c)))

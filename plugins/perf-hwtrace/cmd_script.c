@@ -13,7 +13,8 @@ static void help(void)
 	printf("usage: perf hwtrace script [-i FILE] [-F f1,f2,..] [--json|--csv]\n"
 	       "                           [-s HOOK.py [ARGS]] [decoder options]\n"
 	       "  one line per decoded unit (hotlist entry, panthor block, OA report);\n"
-	       "  --json: one JSON object per line; --csv: CSV with a header row per type\n");
+	       "  --json: one JSON object per line; --csv: CSV with a header row per type\n"
+	       "  --null: decode every record but print only the totals (benchmarks)\n");
 }
 
 int cmd_script(int argc, char **argv)
@@ -33,6 +34,8 @@ int cmd_script(int argc, char **argv)
 			a.style = FS_JSON;
 		} else if (!strcmp(arg, "--csv")) {
 			a.style = FS_CSV;
+		} else if (!strcmp(arg, "--null")) {
+			a.mode = RUN_COUNT;
 		} else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
 			help();
 			return 0;

@@ -16,8 +16,16 @@ unsigned split_list(char *s, const char **out, unsigned max)
 	return n;
 }
 
+static void count_record(void *ctx, const struct hwt_record *rec)
+{
+	uint64_t *n = ctx;
+
+	*n += rec->type->kind == HWT_RK_DATA;
+}
+
 int run(struct cli *c, const struct run_args *a)
 {
+	uint64_t counted = 0;
 	static struct out o;
 	struct hwt_session_opts so = {
 		.opts = c->opts,
@@ -45,6 +53,9 @@ int run(struct cli *c, const struct run_args *a)
 		report_sink__init(&rs, &o, &c->diag.bytes, &sink);
 		rs.stats = a->stats;
 		break;
+	case RUN_COUNT:
+		sink = (struct hwt_sink){ .record = count_record, .ctx = &counted };
+		break;
 	}
 	if (a->raw_type)
 		ret = hwt_session__run_raw(c->input, &so, &sink, &c->diag);
@@ -53,7 +64,9 @@ int run(struct cli *c, const struct run_args *a)
 	out__flush(&o);
 	if (a->mode == RUN_REPORT)
 		report_sink__fini(&rs);
+	if (a->mode == RUN_COUNT)
+		fprintf(stderr, "records: %llu\n", (unsigned long long)counted);
 	/* totals go where they don't mix with data: stderr for script output */
-	cli__print_totals(c, a->mode == RUN_SCRIPT ? stderr : stdout);
+	cli__print_totals(c, a->mode == RUN_SCRIPT || a->mode == RUN_COUNT ? stderr : stdout);
 	return cli__status(c, ret);
 }

@@ -10,6 +10,7 @@ enum run_mode {
 	RUN_REPORT,	/* summary per stream */
 	RUN_DUMP,	/* perf-style -D dump */
 	RUN_SCRIPT,	/* one line / object / row per record */
+	RUN_COUNT,	/* decode and count records, print only the totals */
 };
 
 /**

@@ -78,6 +78,7 @@ struct hwt_cxl_hmu_summary {
 	uint64_t units;
 	uint64_t bad_packets;
 	uint64_t distinct_units;
+	uint64_t others;	/* entries not ranked: distinct-unit cap reached */
 	uint32_t counter_width;
 	uint32_t hotness_granual;
 };
