@@ -28,6 +28,7 @@ struct stream_state {
 	uint64_t priv[MAX_PRIV];
 	void *dec;
 	uint64_t *last_time;	/* per cpu: time of the latest PERF_RECORD_AUX */
+	uint64_t any_time;	/* the latest, whatever its cpu (no PERF_SAMPLE_CPU) */
 	bool warned_no_decoder;
 };
 
@@ -160,6 +161,8 @@ static void on_aux(struct session *ss, const struct hwt_event *ev)
 			st->s.aux_flags[bit]++;
 	if (aux->flags & PERF_AUX_FLAG_TRUNCATED)
 		st->s.aux_lost_bytes += aux->aux_size;
+	if (ev->sid.valid & PERF_SAMPLE_TIME)
+		st->any_time = ev->sid.time;
 	if ((ev->sid.valid & PERF_SAMPLE_TIME) && (ev->sid.valid & PERF_SAMPLE_CPU) &&
 	    ev->sid.cpu < MAX_CPUS) {
 		if (!st->last_time)
@@ -269,7 +272,8 @@ static void on_auxtrace(struct session *ss, const struct hwt_event *ev)
 	c.cpu = (int32_t)at->cpu;
 	c.tid = (int32_t)at->tid;
 	c.aux = at;
-	if (st->last_time && at->cpu < MAX_CPUS)
+	c.time = st->any_time;
+	if (st->last_time && at->cpu < MAX_CPUS && st->last_time[at->cpu])
 		c.time = st->last_time[at->cpu];
 	base = ev->offset + ev->hdr->size;
 	if (ss->sink->chunk)

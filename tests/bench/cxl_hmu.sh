@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# CXL HMU spine benchmark (issue 2):
+#  - records-only decode of a >= 1 GiB synth file vs `cat file >/dev/null`
+#    (target >= 1 GB/s),
+#  - `report -D` to /dev/null vs stock `perf report -D` on the same data typed
+#    as hisi_ptt (target >= 50x; stock perf is timed on a 32 MiB prefix-sized
+#    file because it takes minutes per GiB: the ratio compares MB/s),
+#  - peak RSS for 100 MiB and 1 GiB inputs (target <= 64 MiB, same for both).
+set -eu
+tool=$1
+dir=${BENCH_DIR:-build/bench}
+size=${BENCH_SIZE:-1G}
+mkdir -p "$dir"
+m() { python3 "$(dirname "$0")/measure.py" "$@"; }
+mbps() { python3 -c "import sys; print(f'{$1/1e6/$2:.0f}')"; }
+
+big=$dir/hmu-big.data small=$dir/hmu-100M.data ptt=$dir/hmu-ptt.data
+[ -s "$big" ] || "$tool" synth --type cxl-hmu --seed 1 --size "$size" --auxtrace-type 6 -o "$big"
+[ -s "$small" ] || "$tool" synth --type cxl-hmu --seed 1 --size 100M --auxtrace-type 6 -o "$small"
+[ -s "$ptt" ] || "$tool" synth --type cxl-hmu --seed 1 --size 32M --auxtrace-type 6 -o "$ptt"
+bytes=$(stat -c %s "$big")
+pbytes=$(stat -c %s "$ptt")
+
+cat "$big" >/dev/null	# warm the page cache for every reader alike
+read -r t_cat _ < <(m cat "$big")
+read -r t_dec rss_big < <(m "$tool" script --null -i "$big")
+read -r _ rss_small < <(m "$tool" script --null -i "$small")
+read -r t_dump _ < <(m "$tool" report -D -i "$big")
+read -r t_pdump_ours _ < <(m "$tool" report -D -i "$ptt")
+read -r t_perf _ < <(m perf report -D -i "$ptt")
+
+echo "input: $big ($bytes bytes)"
+echo "cat:                 $(mbps "$bytes" "$t_cat") MB/s"
+echo "records-only decode: $(mbps "$bytes" "$t_dec") MB/s  (decode/cat = $(python3 -c "print(f'{$t_cat/$t_dec:.2f}')"))  target >= 1000 MB/s"
+echo "report -D:           $(mbps "$bytes" "$t_dump") MB/s"
+echo "stock perf -D:       $(mbps "$pbytes" "$t_perf") MB/s on $pbytes bytes; ours on the same file $(mbps "$pbytes" "$t_pdump_ours") MB/s"
+echo "-D ratio ours/stock: $(python3 -c "print(f'{$t_perf/$t_pdump_ours:.1f}')")x  target >= 50x"
+echo "peak RSS: 100M input $((rss_small / 1024)) MiB, $size input $((rss_big / 1024)) MiB  target <= 64 MiB, equal"

@@ -1,0 +1,19 @@
+#!/usr/bin/env python3
+"""measure.py CMD...: run CMD (stdout to /dev/null), print 'seconds maxrss_kib'.
+
+Wall time and the child's peak RSS (getrusage of the waited child), so the
+benchmarks need no GNU time.
+"""
+import os
+import resource
+import subprocess
+import sys
+import time
+
+t0 = time.monotonic()
+with open(os.devnull, "wb") as null:
+    rc = subprocess.call(sys.argv[1:], stdout=null, stderr=null)
+dt = time.monotonic() - t0
+rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+print(f"{dt:.4f} {rss}")
+sys.exit(rc if rc in (0, 1) else rc)
