@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * i915_perf_stream.c - walk the records read() returns on an i915 perf fd.
+ *
+ * Each record is struct drm_i915_perf_record_header {u32 type; u16 pad;
+ * u16 size} plus a body; size counts the header.  The walker trusts
+ * header.size and nothing else: a size below 8 (which would loop forever), a
+ * size past the end or a non-zero pad is an error, after which it looks for
+ * the next record the caller recognises, 4 bytes at a time.
+ */
+#include <string.h>
+
+#include "hwtrace/i915_oa.h"
+
+#define HDR 8
+
+struct hdr {
+	uint32_t type;
+	uint16_t pad;
+	uint16_t size;
+};
+
+static struct hdr read_hdr(const uint8_t *p)
+{
+	struct hdr h;
+
+	memcpy(&h.type, p, 4);
+	memcpy(&h.pad, p + 4, 2);
+	memcpy(&h.size, p + 6, 2);
+	return h;
+}
+
+/* Is there a record the caller knows at @p (with @left bytes after it)? */
+static bool plausible(const uint8_t *p, size_t left, bool last, const struct hwt_i915_walk *w)
+{
+	struct hdr h = read_hdr(p);
+
+	return h.pad == 0 && h.size >= HDR && (h.size <= left || !last) && !(h.size & 3) &&
+	       w->known(w->ctx, h.type, h.size - HDR);
+}
+
+size_t hwt_i915_stream__walk(const uint8_t *buf, size_t n, uint64_t off, bool last,
+			     const struct hwt_i915_walk *w, struct hwt_diag *diag)
+{
+	size_t pos = 0;
+
+	while (n - pos >= HDR) {
+		struct hdr h = read_hdr(buf + pos);
+		const char *why = NULL;
+		size_t skip;
+
+		if (h.size < HDR)
+			why = "size below the 8-byte header";
+		else if (h.pad)
+			why = "non-zero pad";
+		else if (h.size > n - pos && last)
+			why = "size runs past the end of the input";
+		if (!why && h.size > n - pos)
+			return pos;	/* the rest comes with the next chunk */
+		if (!why) {
+			if (diag)
+				diag->bytes.decoded += HDR;
+			w->record(w->ctx, h.type, buf + pos + HDR, h.size - HDR, off + pos);
+			pos += h.size;
+			continue;
+		}
+		hwt_diag__error(diag, off + pos, "i915 perf record",
+				"bad record header (type %u, pad %u, size %u): %s; resyncing",
+				h.type, h.pad, h.size, why);
+		/* resync: next 4-aligned position holding a record we know */
+		for (skip = 4; pos + skip + HDR <= n; skip += 4)
+			if (plausible(buf + pos + skip, n - pos - skip, last, w))
+				break;
+		if (pos + skip + HDR > n) {
+			/* not last: keep the unchecked tail, it may start a record */
+			if (!last) {
+				if (diag)
+					diag->bytes.skipped += skip;
+				return pos + skip;
+			}
+			skip = n - pos;
+		}
+		if (diag)
+			diag->bytes.skipped += skip;
+		if (pos + skip < n)
+			hwt_diag__warn(diag, off + pos + skip, "i915 perf record",
+				       "resynced after %zu bytes of garbage", skip);
+		pos += skip;
+	}
+	if (last && pos < n) {
+		hwt_diag__error(diag, off + pos, "i915 perf record",
+				"%zu trailing bytes, too short for a record header", n - pos);
+		if (diag)
+			diag->bytes.skipped += n - pos;
+		pos = n;
+	}
+	return pos;
+}

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * synth_i915_oa.c - `synth --type i915-oa`: a perf.data carrying an i915 perf
+ * stream in AUX (DESIGN.md 4.3).
+ *
+ * The model: free-running counters started near their wraps (ticks and the
+ * timestamp 32-bit, the first 40-bit A counter near 2^40), a context switch
+ * from 0x10 to 0x20 a third of the way, one OA_REPORT_LOST at the middle and
+ * one OA_BUFFER_LOST at five sixths.  Every AUXTRACE chunk holds whole records.
+ * Counters are placed with the format table; the layouts themselves are
+ * tested against hand-made reports in tests/unit/test_i915_oa.c.
+ *
+ * Manifest: "report N ts=T ctx=C ticks=K dts=D dticks=E" (no d* after a
+ * break) and "lost report_lost|buffer_lost", in stream order.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwtrace/i915_oa.h"
+#include "synth.h"
+
+#define PMU_TYPE	48
+#define RECS_PER_CHUNK	64
+
+struct model {
+	const struct hwt_i915_oa_format *fmt;
+	uint32_t gen;
+	uint64_t rng, ts, ticks;
+	uint64_t a[I915_OA_MAX_A], b[I915_OA_MAX_BC], c[I915_OA_MAX_BC];
+};
+
+static uint64_t rnd(struct model *m, uint64_t lim)
+{
+	m->rng = m->rng * 6364136223846793005ull + 1442695040888963407ull;
+	return (m->rng >> 33) % lim;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+/* lay the model out as one report of m->fmt */
+static void place(const struct model *m, uint8_t *r, uint32_t reason, uint32_t ctx)
+{
+	const struct hwt_i915_oa_format *f = m->fmt;
+	uint32_t ia = 0, ib = 0, ic = 0;
+	uint32_t id = reason << 19 | (m->gen == 800 ? 1u << 25 : 1u << 16);
+	uint64_t raw_ts = !f->hdr64 && m->gen >= 1250 && m->gen < 1300 ? m->ts << 1 : m->ts;
+
+	memset(r, 0, f->size);
+	if (f->hdr64) {
+		memcpy(r, &(uint64_t){ id }, 8);
+		memcpy(r + 8, &raw_ts, 8);
+		put32(r + 16, ctx);
+		memcpy(r + 24, &m->ticks, 8);
+	} else {
+		put32(r, id);
+		put32(r + 4, (uint32_t)raw_ts);
+		put32(r + 8, ctx);
+		if (m->gen >= 800)
+			put32(r + 12, (uint32_t)m->ticks);
+	}
+	for (uint32_t s = 0; s < f->nsegs; s++) {
+		const struct hwt_i915_oa_seg *g = &f->segs[s];
+
+		for (uint32_t i = 0; i < g->count; i++) {
+			uint64_t v = g->kind == 'a' ? m->a[ia++] : g->kind == 'b' ? m->b[ib++] :
+				     m->c[ic++];
+
+			if (g->bits == 64) {
+				memcpy(r + g->off + 8 * i, &v, 8);
+				continue;
+			}
+			put32(r + g->off + 4 * i, (uint32_t)v);
+			if (g->bits == 40)
+				r[g->hi_off + i] = (uint8_t)(v >> 32);
+		}
+	}
+}
+
+static uint64_t mask_of(uint8_t bits)
+{
+	return bits == 64 ? ~0ull : (1ull << bits) - 1;
+}
+
+static int write_chunk(struct hwt_writer *w, const uint8_t *buf, size_t n, uint64_t *off)
+{
+	struct hwt_auxtrace at = { .header.type = HWT_REC_AUXTRACE,
+				   .header.size = sizeof(at), .offset = *off, .cpu = 0,
+				   .tid = (uint32_t)-1 };
+
+	*off += n;
+	return hwt_writer__write_auxtrace(w, &at, buf, n);
+}
+
+static int i915_write(struct hwt_writer *w, const struct synth_opts *o)
+{
+	const char *fname = synth_opt(o, "oa-format", "A32u40_A4u32_B8_C8");
+	uint32_t id = hwt_i915_oa_format__by_name(fname);
+	struct model m = { .rng = o->seed * 2654435761u + 1 };
+	uint64_t id0 = 1;
+	struct hwt_writer_attr a = { .ids = &id0, .nr_ids = 1, .name = "i915_oa//" };
+	struct hwt_pmu_mapping map = { PMU_TYPE, (char *)"i915_oa" };
+	uint64_t ibuf[3 + 11] = { 0 };
+	struct hwt_auxtrace_info *info = (struct hwt_auxtrace_info *)ibuf;
+	uint8_t bits[3][I915_OA_MAX_A];
+	uint32_t nbits[3] = { 0 }, rs, n, ctx = 0x10;
+	uint8_t *buf;
+	size_t len = 0;
+	uint64_t aux_off = 0, freq = 19200000;
+	int err = 0, inchunk = 0;
+	bool broken = true;
+
+	if (!id) {
+		fprintf(stderr, "synth i915-oa: unknown --oa-format '%s'\n", fname);
+		return -1;
+	}
+	m.gen = (uint32_t)strtoul(synth_opt(o, "gen", "0"), NULL, 10);
+	m.gen = m.gen && m.gen < 100 ? m.gen * 100 : m.gen ? m.gen : hwt_i915_oa__default_gen(id);
+	m.fmt = hwt_i915_oa_format__find(id, m.gen);
+	rs = m.fmt->size;
+	for (uint32_t s = 0; s < m.fmt->nsegs; s++) {
+		const struct hwt_i915_oa_seg *g = &m.fmt->segs[s];
+		int k = g->kind == 'a' ? 0 : g->kind == 'b' ? 1 : 2;
+
+		for (uint32_t i = 0; i < g->count; i++)
+			bits[k][nbits[k]++] = g->bits;
+	}
+	n = (uint32_t)(o->size / (8 + rs));
+	if (n < 12)
+		n = 12;
+	buf = malloc((size_t)RECS_PER_CHUNK * (8 + rs) + 16);
+	if (!buf)
+		return -1;
+
+	a.attr.type = PMU_TYPE;
+	a.attr.sample_period = 1;
+	a.attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			     PERF_SAMPLE_IDENTIFIER;
+	a.attr.sample_id_all = 1;
+	err |= hwt_writer__add_attr(w, &a);
+	err |= hwt_writer__set_pmu_mappings(w, &map, 1);
+	err |= hwt_writer__set_feature_string(w, HWT_FEAT_HOSTNAME, "hwtrace-synth");
+	err |= hwt_writer__set_feature_string(w, HWT_FEAT_ARCH, "x86_64");
+	info->header.type = HWT_REC_AUXTRACE_INFO;
+	info->header.size = sizeof(ibuf);
+	info->type = o->auxtrace_type ? o->auxtrace_type : HWT_AUXTRACE_I915_OA;
+	info->priv[0] = PMU_TYPE;
+	info->priv[1] = 1;
+	info->priv[2] = 0;
+	info->priv[3] = m.gen;
+	info->priv[4] = id;
+	info->priv[5] = rs;
+	info->priv[6] = 1;		/* SAMPLE_OA */
+	info->priv[8] = 16;
+	info->priv[9] = freq;
+	info->priv[10] = ~0ull;
+	err |= hwt_writer__write(w, &info->header);
+
+	m.ts = 0xffffffffull - 19200 * 4;	/* 32-bit timestamp wrap after 4 reports */
+	m.ticks = 0xffffffffull - 5000000;
+	for (uint32_t i = 0; i < nbits[0]; i++)
+		m.a[i] = rnd(&m, 1 << 20);
+	m.a[0] = mask_of(bits[0][0]) - 3000000;
+	m.b[0] = 0xffffffffull - 1000000;
+	m.c[0] = 0xffffffffull - 900000;
+
+	for (uint32_t r = 0; r < n && !err; r++) {
+		uint64_t dts = 19200 * (1 + rnd(&m, 3)), dticks = 500000 + rnd(&m, 1000000);
+		uint32_t reason = 1;
+
+		if (r == n / 2 || r == 5 * n / 6) {
+			bool b = r != n / 2;
+
+			memcpy(buf + len, &(uint32_t){ b ? 3 : 2 }, 4);
+			memcpy(buf + len + 4, &(uint32_t){ 8u << 16 }, 4);
+			len += 8;
+			if (o->manifest)
+				fprintf(o->manifest, "lost %s\n", b ? "buffer_lost" : "report_lost");
+			broken |= b;
+		}
+		if (r == n / 3 || r == 2 * n / 3) {
+			ctx = ctx == 0x10 ? 0x20 : 0x10;
+			reason = I915_OA_REASON_CTX_SWITCH;
+		}
+		if (r) {
+			m.ts = (m.ts + dts) & 0xffffffffull;
+			if (m.gen >= 1250 && m.gen < 1300 && !m.fmt->hdr64)
+				m.ts &= 0x7fffffff;
+			m.ticks = (m.ticks + dticks) & 0xffffffffull;
+			for (uint32_t i = 0; i < nbits[0]; i++)
+				m.a[i] = (m.a[i] + rnd(&m, 1 << 22)) & mask_of(bits[0][i]);
+			for (uint32_t i = 0; i < nbits[1]; i++)
+				m.b[i] = (m.b[i] + rnd(&m, 1 << 18)) & mask_of(bits[1][i]);
+			for (uint32_t i = 0; i < nbits[2]; i++)
+				m.c[i] = (m.c[i] + rnd(&m, 1 << 18)) & mask_of(bits[2][i]);
+		}
+		memcpy(buf + len, &(uint32_t){ 1 }, 4);
+		memcpy(buf + len + 4, &(uint32_t){ (8 + rs) << 16 }, 4);
+		place(&m, buf + len + 8, reason, ctx);
+		len += 8 + rs;
+		if (o->manifest) {
+			fprintf(o->manifest, "report %u ts=%llu ctx=%u ticks=%llu a0=%llu", r,
+				(unsigned long long)m.ts, ctx, (unsigned long long)m.ticks,
+				(unsigned long long)m.a[0]);
+			if (!broken)
+				fprintf(o->manifest, " dts=%llu dticks=%llu",
+					(unsigned long long)dts, (unsigned long long)dticks);
+			fputc('\n', o->manifest);
+		}
+		broken = false;
+		if (++inchunk == RECS_PER_CHUNK - 1) {
+			err |= write_chunk(w, buf, len, &aux_off);
+			len = 0;
+			inchunk = 0;
+		}
+	}
+	if (len && !err)
+		err |= write_chunk(w, buf, len, &aux_off);
+	free(buf);
+	if (err)
+		fprintf(stderr, "synth i915-oa: write failed\n");
+	return err ? -1 : 0;
+}
+
+const struct synth_ops synth_i915_oa = {
+	.type = "i915-oa",
+	.write = i915_write,
+	.help = "i915 OA stream in AUX; --oa-format NAME (A32u40_A4u32_B8_C8), --gen N",
+};

@@ -1,0 +1,193 @@
+#!/usr/bin/env bats
+# i915 OA: IGT recorder files vs Debian's i915-perf-reader, raw streams, synth perf.data.
+
+GEN="python3 $BATS_TEST_DIRNAME/../fixtures/gen_igt.py"
+READER=$(command -v i915-perf-reader || echo /usr/bin/i915-perf-reader)
+
+setup() {
+	T=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$T"
+}
+
+# Compare our per-context totals and per-report deltas with i915-perf-reader.
+# The reader prints one delta per context timeline and ignores BUFFER_LOST;
+# the generator reports both accountings (igt_* = the reader's).
+peer_check() {
+	local fmt=$1 n=$2
+	$GEN --format "$fmt" --reports "$n" -o "$T/f.rec" > "$T/man.json"
+	"$READER" -c GpuTime,GpuCoreClocks "$T/f.rec" > "$T/igt.txt"
+	"$READER" -r -c GpuTime,GpuCoreClocks "$T/f.rec" > "$T/igt_r.txt"
+	run "$HWTRACE" script -i "$T/f.rec" --json
+	[ "$status" -eq 0 ]
+	echo "$output" > "$T/ours.json"
+	python3 - "$T" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+man = [json.loads(l) for l in open(d + '/man.json')]
+meta = man[0]
+freq = meta['ts_freq']
+ours = [json.loads(l) for l in open(d + '/ours.json') if l.startswith('{')]
+reps = [r for r in ours if r['type'] == 'i915_oa_report']
+want = [m for m in man if m['type'] in ('i915_oa_report', 'i915_oa_lost')]
+got = [r for r in ours if r['type'] in ('i915_oa_report', 'i915_oa_lost')]
+assert got == want, 'script --json differs from what the generator wrote'
+# reader totals, summed per hw_id over its timelines
+igt, cur = {}, None
+for l in open(d + '/igt.txt'):
+    m = re.match(r'hw_id=0x([0-9a-f]+)', l)
+    if m:
+        cur = igt.setdefault(int(m.group(1), 16), [0, 0])
+    m = re.match(r'   (GpuTime|GpuCoreClocks): (\d+)', l)
+    if m:
+        cur[0 if m.group(1) == 'GpuTime' else 1] += int(m.group(2))
+ctxs = [m for m in man if m['type'] == 'i915_oa_context']
+assert igt, 'reader printed no timeline'
+for c in ctxs:
+    assert igt[c['ctx']] == [c['igt_GpuTime'], c['igt_GpuCoreClocks']], (c, igt)
+# per-report deltas: the reader's -r lines, in order, against ours where we have one
+r_igt, inrep = [], False
+for l in open(d + '/igt_r.txt'):
+    if l.startswith('hw_id='):
+        inrep = False       # the timeline's totals follow, not a report's
+    if l.startswith(' report'):
+        r_igt.append([])
+        inrep = True
+    m = re.match(r'   (GpuTime|GpuCoreClocks): (\d+)', l)
+    if m and inrep:
+        r_igt[-1].append(int(m.group(2)))
+assert len(r_igt) == len(reps) - 1, (len(r_igt), len(reps))
+checked = 0
+for r, g in zip(reps[1:], r_igt):
+    if 'dts' in r:
+        assert [r['dts'] * 10**9 // freq, r['dticks']] == g, (r['dts'], r['dticks'], g)
+        checked += 1
+assert checked >= len(reps) - 3
+print('per-report deltas checked:', checked)
+PY
+}
+
+
+@test "i915-oa: peer check vs i915-perf-reader, TGL A32u40_A4u32_B8_C8" {
+	peer_check A32u40_A4u32_B8_C8 60
+}
+
+@test "i915-oa: peer check vs i915-perf-reader, DG2 A24u40_A14u32_B8_C8 (Gfx12.5 shift)" {
+	peer_check A24u40_A14u32_B8_C8 60
+}
+
+@test "i915-oa: peer check vs i915-perf-reader, HSW A45_B8_C8" {
+	peer_check A45_B8_C8 40
+}
+
+@test "i915-oa: peer check vs i915-perf-reader, SKL (ctx-valid bit 16)" {
+	peer_check SKL_A32u40_A4u32_B8_C8 40
+}
+
+@test "i915-oa: report per-context totals equal the reader's on a file without BUFFER_LOST" {
+	$GEN --no-lost --reports 50 -o "$T/f.rec" > "$T/man.json"
+	"$READER" -c GpuTime,GpuCoreClocks "$T/f.rec" > "$T/igt.txt"
+	"$HWTRACE" script -i "$T/f.rec" --json > /dev/null
+	run "$HWTRACE" report -i "$T/f.rec"
+	[ "$status" -eq 0 ]
+	echo "$output" > "$T/rep.txt"
+	python3 - "$T" <<'PY'
+import re, sys
+d = sys.argv[1]
+igt, cur = {}, None
+for l in open(d + '/igt.txt'):
+    m = re.match(r'hw_id=0x([0-9a-f]+)', l)
+    if m:
+        cur = igt.setdefault(int(m.group(1), 16), [0, 0])
+    m = re.match(r'   (GpuTime|GpuCoreClocks): (\d+)', l)
+    if m:
+        cur[0 if m.group(1) == 'GpuTime' else 1] += int(m.group(2))
+ours = {}
+rows = open(d + '/rep.txt').read().split('i915_oa_context:')[1].splitlines()
+for l in rows[2:]:
+    f = l.split()
+    if len(f) < 5 or not f[0].startswith('0x'):
+        break
+    ours[int(f[0], 16)] = [int(f[3]), int(f[4])]
+assert ours == igt, (ours, igt)
+PY
+}
+
+@test "i915-oa: decode of a raw stream equals the generator" {
+	$GEN --raw --reports 30 -o "$T/f.raw" > "$T/man.json"
+	run "$HWTRACE" decode --type i915-oa --oa-format A32u40_A4u32_B8_C8 --ts-freq 19200000 --json "$T/f.raw"
+	[ "$status" -eq 0 ]
+	echo "$output" | grep '"type":"i915_oa_' > "$T/ours.json" || true
+	python3 -c '
+import json, sys
+man = [json.loads(l) for l in open(sys.argv[1]) if "\"i915_oa_report\"" in l or "\"i915_oa_lost\"" in l]
+ours = [json.loads(l) for l in open(sys.argv[2]) if "\"i915_oa_report\"" in l or "\"i915_oa_lost\"" in l]
+assert man == ours, "decode differs"' "$T/man.json" "$T/ours.json"
+}
+
+@test "i915-oa: decode rejects an unknown --oa-format with exit 2 or 1" {
+	printf 'x' > "$T/f.raw"
+	run "$HWTRACE" decode --type i915-oa --oa-format A99 "$T/f.raw"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"A99"* ]]
+}
+
+@test "i915-oa: malformed stream: errors with offsets, records around them decoded, exit 1" {
+	$GEN --raw --no-lost --reports 6 -o "$T/good.raw" > /dev/null
+	python3 - "$T" <<'PY'
+import struct, sys
+d = sys.argv[1]
+b = open(d + '/good.raw', 'rb').read()
+rec = 8 + 256
+out = b[:2 * rec]                          # two good reports
+out += struct.pack('<IHH', 1, 0, 0)        # size 0 at offset 528
+out += b'\xde\xad\xbe\xef' * 3             # garbage
+out += b[2 * rec:4 * rec]                  # two more
+out += struct.pack('<IHH', 2, 0, 12) + b'\0' * 4   # odd size REPORT_LOST
+out += struct.pack('<IHH', 1, 0, 8 + 64) + b'\0' * 64   # SAMPLE smaller than a report
+out += b[4 * rec:6 * rec]
+out += struct.pack('<IHH', 1, 0, rec) + b'\0' * 20   # past the end
+open(d + '/bad.raw', 'wb').write(out)
+PY
+	run "$HWTRACE" decode --type i915-oa --oa-format A32u40_A4u32_B8_C8 --json "$T/bad.raw"
+	[ "$status" -eq 1 ]
+	[ "$(echo "$output" | grep -c '"type":"i915_oa_report"')" -eq 6 ]
+	[[ "$output" == *"528"* || "$output" == *"0x210"* ]]
+	[[ "$output" == *"smaller than the 256-byte"* ]]
+	[[ "$output" == *"past the end"* ]]
+}
+
+@test "i915-oa: synth perf.data round trip (report, script --json, report -D)" {
+	"$HWTRACE" synth --type i915-oa --seed 3 --size 64K --manifest "$T/man.txt" -o "$T/oa.data"
+	run "$HWTRACE" script -i "$T/oa.data" --json
+	[ "$status" -eq 0 ]
+	echo "$output" > "$T/ours.json"
+	python3 - "$T" <<'PY'
+import json, sys
+d = sys.argv[1]
+ours = [json.loads(l) for l in open(d + '/ours.json') if l.startswith('{')]
+ours = [r for r in ours if r['type'] in ('i915_oa_report', 'i915_oa_lost')]
+man = [l.split() for l in open(d + '/man.txt')]
+assert len(ours) == len(man), (len(ours), len(man))
+for o, m in zip(ours, man):
+    if m[0] == 'lost':
+        assert o == {'type': 'i915_oa_lost', 'kind': m[1]}, (o, m)
+        continue
+    kv = dict(x.split('=') for x in m[2:])
+    assert o['ts'] == int(kv['ts']) and o['ctx'] == int(kv['ctx']), (o, m)
+    assert o['ticks'] == int(kv['ticks']) and o['a'][0] == int(kv['a0']), (o, m)
+    assert ('dts' in o) == ('dts' in kv), (o, m)
+    if 'dts' in kv:
+        assert o['dts'] == int(kv['dts']) and o['dticks'] == int(kv['dticks']), (o, m)
+PY
+	run "$HWTRACE" report -i "$T/oa.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"i915_oa_context"* ]]
+	[[ "$output" == *"0x20"* ]]
+	run "$HWTRACE" report -D -i "$T/oa.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"OA report ts"* ]]
+	[[ "$output" == *"OA buffer_lost"* ]]
+}
