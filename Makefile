@@ -168,4 +168,5 @@ install: all
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz
 
+include plugins/python/build.mk plugins/traceevent/build.mk
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

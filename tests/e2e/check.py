@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Check the QEMU guest's console log (tests/e2e/run.sh).
+
+usage: check.py CONSOLE_LOG SEED OUTDIR
+
+The guest prints HWT-* lines and base64 dumps of aux_capture files.  Every
+expectation here comes from outside the driver: the RFC's format strings,
+errno values from the perf ABI, and sim_hmu.py (an independent model of the
+seeded device) for the recorded bytes.
+"""
+import base64
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+
+import sim_hmu
+
+PAGE = 4096
+PMU = "cxl_hmu_mem0.0.0"
+# RFC patch 2/4 format attributes
+RFC_FORMAT = {
+    "epoch_type": "config:0-1", "access_type": "config:2-9",
+    "epoch_scale": "config:10-13", "epoch_multiplier": "config:14-25",
+    "randomized_downsampling": "config:26-26", "downsampling_factor": "config:27-34",
+    "hotness_threshold": "config1:0-31", "hotness_granual": "config1:32-63",
+    "range_base": "config2:0-31", "range_size": "config2:32-63",
+}
+# name -> (aux pages, hotness_threshold, hotness_granual, range_size, expect)
+RUNS = {
+    "normal": (256, 1024, 12, 1024, "exact"),
+    "wrap": (4, 4096, 16, 64, "prefix"),
+    "overrun": (2, 1024, 12, 1024, "truncated"),
+}
+EINVAL, EACCES, EOPNOTSUPP = 22, 13, 95
+BAD = ["access_type_0", "access_type_7", "epoch_scale_0", "epoch_scale_6", "epoch_type_2",
+       "epoch_multiplier_0", "granual_7", "granual_41", "downsampling_3", "downsampling_0",
+       "threshold_0", "threshold_65536", "range_size_0", "range_beyond", "reserved_bits",
+       "cpu_not_in_mask"]
+
+failures = []
+
+
+def check(cond, what):
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        failures.append(what)
+
+
+def parse_log(path):
+    lines = open(path, "rb").read().decode("latin-1").replace("\r", "").split("\n")
+    out, blobs, cur = [], {}, None
+    for ln in lines:
+        m = re.search(r"HWT-DATA-(BEGIN|END) (\w+)", ln)
+        if m:
+            cur = m.group(2) if m.group(1) == "BEGIN" else None
+            if cur:
+                blobs[cur] = []
+            continue
+        if cur is not None:
+            if re.fullmatch(r"[A-Za-z0-9+/=]+", ln):
+                blobs[cur].append(ln)
+            continue
+        out.append(ln)
+    return out, {k: base64.b64decode("".join(v)) for k, v in blobs.items()}
+
+
+def records(blob):
+    """aux_capture file -> [(offset, size, flags, data)]"""
+    recs, pos = [], 0
+    while pos + 24 <= len(blob):
+        off, size, flags = struct.unpack_from("<QQQ", blob, pos)
+        pos += 24
+        recs.append((off, size, flags, blob[pos:pos + size]))
+        pos += (size + 7) & ~7
+    return recs
+
+
+def packets(recs, aux_size, name):
+    """Walk every record as whole RFC packets; return [(units, entries)]."""
+    pkts, bad = [], 0
+    for off, size, _flags, data in recs:
+        p = 0
+        while p < len(data):
+            if p + 16 > len(data):
+                bad += 1
+                break
+            h0, h1 = struct.unpack_from("<QQ", data, p)
+            n, width = h0 & 0xFFFF, (h0 >> 16) & 0xFF
+            end = p + 16 + 8 * n
+            if h1 != 0xDEADBEEF or width != 16 or n == 0 or h0 >> 24 or end > len(data):
+                bad += 1
+                break
+            a = off + p
+            if a // aux_size != (a + 16 + 8 * n - 1) // aux_size:
+                bad += 1    # straddles the end of the AUX buffer
+            pkts.append((n, list(struct.unpack_from("<%dQ" % n, data, p + 16))))
+            p = end
+    check(bad == 0, "%s: every record is whole RFC packets (hdr1 deadbeef, width 16, "
+          "units >= 1, none straddling the buffer end); bad=%d" % (name, bad))
+    return pkts
+
+
+def check_synth(seed, got):
+    """Second opinion: the entries equal `perf hwtrace synth`'s manifest."""
+    tool = os.environ.get("HWTRACE") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "perf-hwtrace")
+    if not os.access(tool, os.X_OK):
+        print("skip normal: no perf-hwtrace binary for the synth comparison")
+        return
+    with tempfile.TemporaryDirectory() as d:
+        man = os.path.join(d, "manifest")
+        r = subprocess.run([tool, "synth", "--type", "cxl-hmu", "--seed", str(seed),
+                            "--size", str(len(got) * 8 + 8192), "--manifest", man,
+                            "-o", os.path.join(d, "hmu.data")], capture_output=True)
+        rows = [ln.split() for ln in open(man) if not ln.startswith("#")] \
+            if r.returncode == 0 else []
+    want = [(int(f[2]), int(f[3])) for f in rows[:len(got)]]
+    check(r.returncode == 0 and want == [(e >> 16, e & 0xFFFF) for e in got],
+          "normal: entries equal `perf hwtrace synth --type cxl-hmu --seed %d --manifest`"
+          % seed)
+
+
+def auxcap(lines, name, key):
+    for ln in lines:
+        if ("HWT-OUT %s AUXCAP %s" % (name, key)) in ln:
+            return dict(re.findall(r"(\w+)=(\d+)", ln.split("AUXCAP", 1)[1]))
+    return None
+
+
+def check_run(lines, blobs, seed, name, outdir):
+    pages, thr, gran, rsize, expect = RUNS[name]
+    done = auxcap(lines, name, "DONE")
+    check(done is not None, "%s: aux_capture finished" % name)
+    if done is None or name not in blobs:
+        check(False, "%s: data came out over the console" % name)
+        return
+    blob = blobs[name]
+    open(os.path.join(outdir, name + ".aux"), "wb").write(blob)
+    recs = records(blob)
+    check(len(recs) == int(done["records"]) and sum(r[1] for r in recs) == int(done["bytes"]),
+          "%s: %d AUX records, %d bytes transferred intact" % (name, len(recs), len(blob)))
+    pk = packets(recs, pages * PAGE, name)
+    got_units = [n for n, _ in pk]
+    got = [e for _, es in pk for e in es]
+    model = sim_hmu.SimHmu(seed, (rsize << 28) >> gran, 16, thr).packets()
+    want_units, want = [], []
+    while len(want) < len(got):
+        n, es = next(model)
+        want_units.append(n)
+        want.extend(es)
+    want = want[:len(got)]
+    check(len(got) > 0, "%s: %d packets, %d hotlist entries recorded" % (name, len(pk), len(got)))
+    check(got == want, "%s: entries equal the seeded model's stream (seed %d)" % (name, seed))
+    if name == "normal":
+        check_synth(seed, got)
+    truncated = sum(1 for r in recs if r[2] & 1)
+    if expect == "exact":
+        check(got_units == want_units[:len(got_units)],
+              "%s: packet unit counts equal the model's batches exactly" % name)
+        check(truncated == 0 and int(done["gaps"]) == 0 and int(done["lost"]) == 0,
+              "%s: no TRUNCATED, gap or lost record" % name)
+    if expect == "prefix":
+        wraps = (recs[-1][0] + recs[-1][1]) // (pages * PAGE) if recs else 0
+        check(wraps >= 2, "%s: the AUX buffer wrapped %d times" % (name, wraps))
+    if expect == "truncated":
+        check(truncated > 0 and int(done["enables"]) > 0,
+              "%s: buffer overrun flagged TRUNCATED (%d records) and recording resumed"
+              % (name, truncated))
+
+
+def main():
+    log, seed, outdir = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    lines, blobs = parse_log(log)
+    text = "\n".join(lines)
+
+    check("HWT-INIT" in text, "guest init ran")
+    check("HWT-END" in text, "guest ran to the end")
+    fmt = dict(re.findall(r"HWT-FORMAT (\w+) (\S+)", text))
+    check(fmt == RFC_FORMAT, "sysfs format/ terms and bit ranges equal the RFC's")
+    check(re.search(r"HWT-CPUMASK 0\b", text) is not None, "cpumask is 0")
+    for name in RUNS:
+        check_run(lines, blobs, seed, name, outdir)
+    ao = auxcap(lines, "always_on", "DONE")
+    check(ao is not None and int(ao["records"]) > 0, "epoch_type=1 (always on) records data")
+    for b in BAD:
+        r = auxcap(lines, b, "OPEN")
+        check(r is not None and int(r["errno"]) == EINVAL, "bad term %s refused with EINVAL" % b)
+    r = auxcap(lines, "per_task", "OPEN")
+    check(r is not None and int(r["errno"]) == EOPNOTSUPP, "per-task event refused (EOPNOTSUPP)")
+    r = auxcap(lines, "overwrite", "AUXMMAP")
+    check(r is not None and int(r["errno"]) != 0,
+          "overwrite (read-only AUX mmap) refused (errno %s)" % (r or {}).get("errno"))
+    r = auxcap(lines, "unprivileged", "OPEN")
+    check(r is not None and int(r["errno"]) == EACCES,
+          "uid 1000 cannot open a system-wide event at perf_event_paranoid 2 (EACCES)")
+    r = auxcap(lines, "cycles", "CYCLES")
+    check(r is not None and r["n"] == r["opened"] == r["with_data"] == "1000",
+          "1000 open/record/close cycles, each with data (%s)" % r)
+    check("HWT-RMMOD rc=0" in text, "rmmod after all events closed")
+    dmesg = [ln for ln in lines if "HWT-DMESG" in ln]
+    for reason in ("access_type 0 not in 1..6", "per-task mode not supported",
+                   "overwrite mode is not supported", "hotness_granual 7"):
+        check(any(reason in ln for ln in dmesg), "pr_debug reason logged: %s" % reason)
+    bad = [ln for ln in lines if re.search(r"BUG|WARNING|Oops|Call Trace|HWT-FAIL|Kernel panic",
+                                           ln)]
+    check(not bad, "no oops, BUG, WARNING or call trace on the console%s" %
+          ("".join("\n    " + b for b in bad[:10])))
+    print("e2e: %d checks failed" % len(failures) if failures else "e2e: all checks passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
