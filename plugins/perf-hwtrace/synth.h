@@ -54,5 +54,7 @@ struct synth_ops {
 const char *synth_opt(const struct synth_opts *o, const char *key, const char *def);
 
 extern const struct synth_ops synth_cxl_hmu;
+extern const struct synth_ops synth_panthor;
+extern const struct synth_ops synth_i915_oa;
 
 #endif
