@@ -78,6 +78,7 @@ static struct stream_state *stream_new(struct session *ss, uint64_t offset)
 	st->s.ctx.priv = st->priv;
 	st->s.ctx.opts = ss->o->opts;
 	st->s.ctx.nopts = ss->o->nopts;
+	st->s.ctx.no_summary = ss->o->no_summary;
 	ss->streams[ss->nstreams++] = st;
 	return st;
 }

@@ -31,6 +31,7 @@ int run(struct cli *c, const struct run_args *a)
 		.opts = c->opts,
 		.nopts = c->nopts,
 		.raw_type = a->raw_type,
+		.no_summary = a->mode != RUN_REPORT,
 	};
 	struct script_sink ss;
 	struct dump_sink ds;

@@ -38,6 +38,8 @@ struct hwt_opt {
  * @opts:	user options (e.g. "hdm" for CXL HMU), from the command line
  * @nopts:	number of @opts
  * @raw:	true when decoding a plain file outside perf.data
+ * @no_summary:	nobody will read summary records: skip the aggregation behind
+ *		them (script, -D); per-unit records are unchanged
  */
 struct hwt_aux_ctx {
 	uint32_t auxtrace_type;
@@ -48,6 +50,7 @@ struct hwt_aux_ctx {
 	const struct hwt_opt *opts;
 	uint32_t nopts;
 	bool raw;
+	bool no_summary;
 };
 
 /**
@@ -201,12 +204,14 @@ struct hwt_sink {
  * @opts:	decoder options (KEY=VALUE)
  * @nopts:	number of @opts
  * @no_decode:	walk the container only (payloads counted skipped)
+ * @no_summary:	decoders may skip work that only feeds summary records
  * @raw_type:	hwt_session__run_raw(): decoder name
  */
 struct hwt_session_opts {
 	const struct hwt_opt *opts;
 	uint32_t nopts;
 	bool no_decode;
+	bool no_summary;
 	const char *raw_type;
 };
 
