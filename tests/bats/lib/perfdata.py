@@ -5,7 +5,7 @@
   perfdata.py payloads FILE OUT       concatenate every AUXTRACE payload into OUT
   perfdata.py set-u64 FILE OFF VAL    overwrite a u64 at byte OFF
   perfdata.py set-u16 FILE OFF VAL    overwrite a u16 at byte OFF
-  perfdata.py hmu-packet FILE OUT UNITS WIDTH ENTRY...   write one raw RFC packet
+  perfdata.py hmu-packet OUT UNITS WIDTH ENTRY...   append one raw RFC packet to OUT
 """
 import struct
 import sys
@@ -51,9 +51,9 @@ def main():
             f.seek(int(sys.argv[3], 0))
             f.write(struct.pack(fmt, int(sys.argv[4], 0)))
     elif cmd == "hmu-packet":
-        units, width = int(sys.argv[4], 0), int(sys.argv[5], 0)
-        entries = [int(e, 0) for e in sys.argv[6:]]
-        with open(sys.argv[3], "ab") as out:
+        units, width = int(sys.argv[3], 0), int(sys.argv[4], 0)
+        entries = [int(e, 0) for e in sys.argv[5:]]
+        with open(sys.argv[2], "ab") as out:
             out.write(struct.pack("<QQ", units | (width << 16), 0xDEADBEEF))
             for e in entries:
                 out.write(struct.pack("<Q", e))
