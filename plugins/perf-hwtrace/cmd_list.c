@@ -1,8 +1,138 @@
 // SPDX-License-Identifier: GPL-2.0
-/* cmd_list.c - placeholder until its issue lands. */
+/*
+ * cmd_list.c - `perf hwtrace list [--sysfs DIR] [glob]`: PMUs, their event
+ * aliases and format terms with bit ranges, from sysfs.
+ */
+#include <fnmatch.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "commands.h"
+#include "hwtrace/pmu_format.h"
+#include "out.h"
+
+static bool match(const char *glob, const char *pmu, const char *ev)
+{
+	char full[512];
+
+	if (!glob)
+		return true;
+	if (!ev)
+		return !fnmatch(glob, pmu, 0);
+	snprintf(full, sizeof(full), "%s/%s/", pmu, ev);
+	return !fnmatch(glob, ev, 0) || !fnmatch(glob, full, 0);
+}
+
+static void list_pmu(struct out *o, struct hwt_pmu *pmu, const char *glob)
+{
+	const char *name = hwt_pmu__name(pmu);
+	bool all = match(glob, name, NULL);
+	bool generic = hwt_pmu__type(pmu) == PERF_TYPE_SOFTWARE ||
+		       hwt_pmu__type(pmu) == PERF_TYPE_HARDWARE;
+	int nev = 0;
+
+	for (int i = 0; i < hwt_pmu__nevents(pmu); i++)
+		nev += all || match(glob, name, hwt_pmu__event(pmu, i, NULL));
+	for (int i = 0; generic && hwt_event__generic_at(i, NULL, NULL); i++) {
+		uint32_t type;
+		const char *ev = hwt_event__generic_at(i, &type, NULL);
+
+		nev += type == hwt_pmu__type(pmu) && (all || match(glob, name, ev));
+	}
+	if (!all && !nev)
+		return;
+	out__printf(o, "%s (type %u%s%s%s)\n", name, hwt_pmu__type(pmu),
+		    *hwt_pmu__cpumask(pmu) ? ", cpus " : "", hwt_pmu__cpumask(pmu),
+		    hwt_pmu__counting_only(pmu) ? ", counting only, system-wide" : "");
+	if (all && hwt_pmu__nterms(pmu)) {
+		out__puts(o, "  terms:\n");
+		for (int i = 0; i < hwt_pmu__nterms(pmu); i++) {
+			const char *spec, *t = hwt_pmu__term(pmu, i, &spec);
+
+			out__printf(o, "    %-28s %s\n", t, spec);
+		}
+	}
+	if (nev)
+		out__puts(o, "  events:\n");
+	for (int i = 0; i < hwt_pmu__nevents(pmu); i++) {
+		const char *val, *ev = hwt_pmu__event(pmu, i, &val);
+		const char *unit = hwt_pmu__event_unit(pmu, i);
+		const char *scale = hwt_pmu__event_scale(pmu, i);
+		char full[512];
+
+		if (!all && !match(glob, name, ev))
+			continue;
+		snprintf(full, sizeof(full), "%s/%s/", name, ev);
+		out__printf(o, "    %-40s %s", full, val);
+		if (unit)
+			out__printf(o, "  unit=%s", unit);
+		if (scale)
+			out__printf(o, "  scale=%s", scale);
+		out__putc(o, '\n');
+	}
+	for (int i = 0; generic && hwt_event__generic_at(i, NULL, NULL); i++) {
+		uint32_t type;
+		uint64_t cfg;
+		const char *ev = hwt_event__generic_at(i, &type, &cfg);
+		char full[512];
+
+		if (type != hwt_pmu__type(pmu) || (!all && !match(glob, name, ev)))
+			continue;
+		snprintf(full, sizeof(full), "%s/%s/", name, ev);
+		out__printf(o, "    %-40s config=%#llx (generic: %s)\n", full,
+			    (unsigned long long)cfg, ev);
+	}
+}
 
 int cmd_list(int argc, char **argv)
 {
-	return usage_error("list", "not implemented yet");
+	const char *sysfs = "/sys", *glob = NULL;
+	char **names, err[512];
+	struct out *o;
+	int n, ret = 0;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--sysfs") && i + 1 < argc) {
+			sysfs = argv[++i];
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			printf("usage: perf hwtrace list [--sysfs DIR] [glob]\n");
+			return 0;
+		} else if (argv[i][0] == '-' || glob) {
+			return usage_error("list", "unexpected argument '%s' "
+					   "(usage: list [--sysfs DIR] [glob])", argv[i]);
+		} else {
+			glob = argv[i];
+		}
+	}
+	n = hwt_pmu__list(sysfs, &names);
+	if (n < 0) {
+		fprintf(stderr, "perf hwtrace list: no PMUs under %s/bus/event_source/devices\n",
+			sysfs);
+		return EXIT_INPUT_ERROR;
+	}
+	o = malloc(sizeof(*o));
+	if (!o) {
+		hwt_pmu__list_free(names, n);
+		return EXIT_INPUT_ERROR;
+	}
+	out__init(o, STDOUT_FILENO);
+	for (int i = 0; i < n; i++) {
+		struct hwt_pmu *pmu = hwt_pmu__open(sysfs, names[i], err, sizeof(err));
+
+		if (!pmu) {
+			out__flush(o);
+			fprintf(stderr, "perf hwtrace list: %s\n", err);
+			ret = EXIT_INPUT_ERROR;
+			continue;
+		}
+		list_pmu(o, pmu, glob);
+		hwt_pmu__close(pmu);
+	}
+	out__flush(o);
+	free(o);
+	hwt_pmu__list_free(names, n);
+	return ret;
 }

@@ -2,7 +2,7 @@
 /*
  * pmu_format.h - sysfs PMU descriptions and event-term encoding.
  *
- * Reads <sysfs>/bus/event_source/devices/<pmu>/{type,cpumask,format/*,events/*}
+ * Reads <sysfs>/bus/event_source/devices/<pmu>/{type,cpumask,format/<term>,events/<alias>}
  * and turns "pmu/term=value,.../" (or "pmu/alias/") into perf_event_attr
  * config, config1 and config2.
  */

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * drm_clients.h - DRM clients found under a /proc tree, sampled over time.
+ *
+ * A full rescan walks <proc>/<pid>/fd, keeps the fds that are DRM device
+ * nodes (char major 226, or 261 for /dev/accel; in a recorded tree whose
+ * nodes do not exist here, a link target under /dev/dri/ or /dev/accel/)
+ * and reads their fdinfo.  Between rescans only one known fd per client is
+ * re-read.  A client is one (device, drm-client-id): counted once however
+ * many fds and processes hold it.
+ */
+#ifndef PERF_HWTRACE_DRM_CLIENTS_H
+#define PERF_HWTRACE_DRM_CLIENTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hwtrace/drm_fdinfo.h"
+
+#define DRM_MAJOR 226
+#define ACCEL_MAJOR 261
+
+struct drm_client {
+	uint64_t dev;		/* major << 32 | minor */
+	uint64_t client_id;	/* or a per-fd key when the driver prints none */
+	bool has_id;
+	int *pids;		/* sorted, unique */
+	int npids, cap_pids;
+	char comm[64];		/* of the lowest pid */
+	struct hwt_drm_fdinfo cur, prev;
+	bool has_prev;
+	uint64_t t_cur, t_prev;	/* monotonic ns of the reads */
+	struct hwt_drm_util *util;	/* cur.nengines entries */
+	double total_util;	/* sum of the non-null engine percentages */
+	int *fdrefs;		/* indexes into drm_clients.fds that reach this client */
+	int nfdrefs, cap_fdrefs;
+	unsigned int gen;	/* last sample that saw it */
+};
+
+struct drm_fdref {
+	int pid;
+	int fd;
+	uint64_t dev;
+	char comm[64];
+};
+
+struct drm_stats {
+	uint64_t samples, full_scans, fdinfo_reads, fd_stats, readlinks;
+};
+
+struct drm_clients {
+	const char *proc;
+	struct drm_client *clients;
+	int nclients, cap_clients;
+	struct drm_fdref *fds;	/* DRM fds of the last full rescan */
+	int nfds, cap_fds;
+	int *hash;		/* open addressing: client index + 1, 0 = empty */
+	unsigned int hash_size;
+	unsigned int gen;
+	uint64_t (*clock)(void *ctx);	/* monotonic ns */
+	void *clock_ctx;
+	struct hwt_diag *diag;
+	struct drm_stats stats;
+	char *buf;		/* fdinfo read buffer, grows */
+	size_t buf_size;
+};
+
+void drm_clients__init(struct drm_clients *c, const char *proc);
+void drm_clients__exit(struct drm_clients *c);
+/* Switch to another proc root (replay of recorded trees): the next sample is a full scan. */
+void drm_clients__set_proc(struct drm_clients *c, const char *proc);
+
+/**
+ * drm_clients__sample - read every client once and compute utilisation
+ * @c:		the set
+ * @full:	walk the whole proc tree (else re-read the known DRM fds only)
+ *
+ * Returns 0, or -1 if the proc root cannot be read.
+ */
+int drm_clients__sample(struct drm_clients *c, bool full);
+
+/* Device key of a path under /dev/dri/ or /dev/accel/, or 0 if it is none. */
+uint64_t drm_clients__dev_from_path(const char *target);
+
+#endif

@@ -1,0 +1,258 @@
+#!/usr/bin/env bats
+# perf hwtrace top on /proc-shaped fixture trees built here from real fdinfo
+# outputs (shared/reference/drm-fdinfo.md).  Two snapshots 1 s apart (via the
+# hidden --clock-file) with hand-computed counter deltas give exact figures.
+
+setup() {
+	T=$(mktemp -d)
+	printf '1000000000\n2000000000\n' >"$T/clock"
+}
+
+teardown() {
+	rm -rf "$T"
+}
+
+# mkfd ROOT PID COMM FD LINK-TARGET [FDINFO-TEXT]
+mkfd() {
+	local d="$1/$2"
+	mkdir -p "$d/fd" "$d/fdinfo"
+	echo "$3" >"$d/comm"
+	ln -sfn "$5" "$d/fd/$4"
+	printf '%s' "${6:-pos: 0}" >"$d/fdinfo/$4"
+}
+
+i915() { # $1 render ns, $2 copy ns, $3 video ns
+	printf 'pos:    0\nflags:  02100002\nmnt_id: 26\nino:    284\ndrm-driver:     i915\n'
+	printf 'drm-client-id:  39\ndrm-pdev:       0000:00:02.0\n'
+	printf 'drm-total-system0:      6044 KiB\ndrm-shared-system0:     0\n'
+	printf 'drm-active-system0:     0\ndrm-resident-system0:   6044 KiB\n'
+	printf 'drm-purgeable-system0:  1688 KiB\ndrm-total-stolen-system0:       0\n'
+	printf 'drm-shared-stolen-system0:      0\ndrm-active-stolen-system0:      0\n'
+	printf 'drm-resident-stolen-system0:    0\ndrm-purgeable-stolen-system0:   0\n'
+	printf 'drm-engine-render:      %s ns\ndrm-engine-copy:        %s ns\n' "$1" "$2"
+	printf 'drm-engine-video:       %s ns\ndrm-engine-capacity-video:      2\n' "$3"
+	printf 'drm-engine-video-enhance:       0 ns\n'
+}
+
+xe() { # $1 rcs cycles, $2 ccs cycles, $3 total cycles
+	printf 'drm-driver:     xe\ndrm-client-id:  3\ndrm-pdev:       0000:03:00.0\n'
+	printf 'drm-total-gtt:  192 KiB\ndrm-shared-gtt: 0\ndrm-active-gtt: 0\n'
+	printf 'drm-resident-gtt:       192 KiB\ndrm-total-vram0:        23992 KiB\n'
+	printf 'drm-shared-vram0:       16 MiB\ndrm-active-vram0:       0\n'
+	printf 'drm-resident-vram0:     23992 KiB\n'
+	printf 'drm-cycles-rcs: %s\ndrm-total-cycles-rcs:   %s\n' "$1" "$3"
+	printf 'drm-cycles-ccs: %s\ndrm-total-cycles-ccs:   %s\n' "$2" "$3"
+	printf 'drm-engine-capacity-ccs:        4\n'
+}
+
+amdgpu() { # transitional: two drm-client-id lines, ' \t' separators
+	printf 'drm-driver:\tamdgpu\ndrm-client-id:\t428\ndrm-pdev:\t0000:63:00.0\n'
+	printf 'pasid:\t32789\ndrm-driver:\tamdgpu\ndrm-pdev:\t0000:63:00.0\n'
+	printf 'drm-client-id:\t641912\ndrm-memory-vram:\t186708 KiB\n'
+	printf 'drm-memory-gtt: \t17828 KiB\ndrm-engine-gfx: \t%s ns\n' "$1"
+}
+
+msm() {
+	printf 'drm-driver:\tmsm\ndrm-client-id:\t6\ndrm-engine-gpu:\t%s ns\n' "$1"
+	printf 'drm-cycles-gpu:\t7947908204\ndrm-maxfreq-gpu:\t925000000 Hz\n'
+	printf 'drm-total-memory:\t116376 KiB\n'
+}
+
+panfrost() {
+	printf 'drm-driver:     panfrost\ndrm-client-id:  14\n'
+	printf 'drm-engine-fragment:    1846584880 ns\ndrm-cycles-fragment:    1424359409\n'
+	printf 'drm-maxfreq-fragment:   799999987 Hz\ndrm-curfreq-fragment:   799999987 Hz\n'
+	printf 'drm-engine-vertex-tiler:        71932239 ns\n'
+	printf 'drm-cycles-vertex-tiler:        52617357\n'
+	printf 'drm-maxfreq-vertex-tiler:       799999987 Hz\n'
+	printf 'drm-curfreq-vertex-tiler:       799999987 Hz\n'
+	printf 'drm-total-memory:       290 MiB\ndrm-shared-memory:      0 MiB\n'
+	printf 'drm-active-memory:      226 MiB\ndrm-resident-memory:    36496 KiB\n'
+	printf 'drm-purgeable-memory:   128 KiB\n'
+}
+
+panthor() { # profiling knob = cycles only: no drm-engine-panthor, so cycles x maxfreq
+	printf 'drm-driver:     panthor\ndrm-client-id:  10\n'
+	printf 'drm-cycles-panthor:     %s\ndrm-maxfreq-panthor:    1000000000 Hz\n' "$1"
+	printf 'drm-curfreq-panthor:    1000000000 Hz\npanthor-resident-memory:        10396 KiB\n'
+	printf 'panthor-active-memory:  10396 KiB\ndrm-total-memory:       16480 KiB\n'
+	printf 'drm-shared-memory:      0\ndrm-active-memory:      16200 KiB\n'
+	printf 'drm-resident-memory:    16480 KiB\ndrm-purgeable-memory:   0\n'
+}
+
+v3d() {
+	printf 'drm-driver:     v3d\ndrm-client-id:  81\ndrm-engine-bin:         4916187 ns\n'
+	printf 'v3d-jobs-bin:   98 jobs\ndrm-engine-render:      154563573 ns\n'
+	printf 'v3d-jobs-render:        98 jobs\ndrm-engine-tfu:         10574 ns\n'
+	printf 'v3d-jobs-tfu:   1 jobs\ndrm-engine-csd:         0 ns\nv3d-jobs-csd:   0 jobs\n'
+	printf 'drm-engine-cache_clean:         0 ns\nv3d-jobs-cache_clean:   0 jobs\n'
+	printf 'drm-engine-cpu:         0 ns\nv3d-jobs-cpu:   0 jobs\n'
+	printf 'drm-total-memory:       15168 KiB\ndrm-shared-memory:      9336 KiB\n'
+	printf 'drm-active-memory:      0\n'
+}
+
+amdxdna() {
+	printf 'drm-driver: amdxdna_accel_driver\ndrm-client-id: 76\ndrm-pdev: 0000:c5:00.1\n'
+	printf 'drm-engine-npu-amdxdna: %s ns\ndrm-total-memory: 0\ndrm-shared-memory: 0\n' "$1"
+	printf 'drm-active-memory: 0\n'
+}
+
+# snapshot DIR STEP(0|1): the counters of STEP 1 are STEP 0's plus the known deltas
+snapshot() {
+	local r=$1 s=$2
+	local render=$((346249 + s * 250000000)) copy=$((500 - s * 100)) video=$((s * 1000000000))
+	mkfd "$r" 100 Xorg 3 /dev/dri/card0 "$(i915 $render $copy $video)"
+	mkfd "$r" 100 Xorg 4 /dev/null 'drm-driver: not-drm-null'
+	mkfd "$r" 100 Xorg 5 'socket:[1234]' 'drm-driver: not-drm-socket'
+	mkfd "$r" 100 Xorg 6 'anon_inode:[eventfd]' 'drm-driver: not-drm-anon'
+	# the same struct file shared with a forked child, plus a dup in the child
+	mkfd "$r" 101 Xorg-child 7 /dev/dri/card0 "$(i915 $render $copy $video)"
+	mkfd "$r" 101 Xorg-child 8 /dev/dri/card0 "$(i915 $render $copy $video)"
+	mkfd "$r" 200 xe-app 3 /dev/dri/renderD129 \
+		"$(xe $((28257900 + s * 300)) $((s * 400)) $((7655183225 + s * 1000)))"
+	mkfd "$r" 300 amd-app 3 /dev/dri/renderD130 "$(amdgpu $((107322799 + s * 100000000)))"
+	for fd in 10 11 12; do	# sway: three fds on one client
+		mkfd "$r" 400 sway $fd /dev/dri/card1 "$(msm $((26006942606 + s * 800000000)))"
+	done
+	mkfd "$r" 500 panfrost-app 3 /dev/dri/renderD131 "$(panfrost)"
+	mkfd "$r" 501 panthor-app 3 /dev/dri/renderD132 "$(panthor $((94439687187 + s * 500000000)))"
+	mkfd "$r" 502 v3d-app 3 /dev/dri/card2 "$(v3d)"
+	mkfd "$r" 600 npu-app 3 /dev/accel/accel0 "$(amdxdna $((s * 100000000)))"
+	mkdir -p "$r/self" "$r/700"	# not a pid / no fd dir: ignored
+}
+
+huge() { # 200k driver lines (about 5 MB) before the drm keys
+	mkdir -p "$1/800/fd" "$1/800/fdinfo"
+	echo big >"$1/800/comm"
+	ln -s /dev/dri/renderD140 "$1/800/fd/3"
+	awk 'BEGIN { for (i = 0; i < 200000; i++) printf "amd-evicted-%d:\t%d KiB\n", i, i;
+		printf "drm-driver: amdgpu\ndrm-client-id: 9999\ndrm-engine-gfx: 5 ns\n";
+		printf "drm-resident-vram: 12 MiB" }' >"$1/800/fdinfo/3"
+}
+
+# jget FILE LINE PYTHON-EXPR: evaluate EXPR on JSON line LINE (1-based) as `d`
+jget() {
+	python3 -c 'import json,sys
+d = json.loads(open(sys.argv[1]).read().splitlines()[int(sys.argv[2]) - 1])
+c = {x["driver"] + ":" + str(x["client_id"]): x for x in d["clients"]}
+print(eval(sys.argv[3]))' "$@"
+}
+
+@test "top --json: every driver's client once, exact utilisation from two snapshots" {
+	snapshot "$T/a" 0
+	snapshot "$T/b" 1
+	run "$HWTRACE" top --proc "$T/a" --proc "$T/b" -n 2 -d 0 --clock-file "$T/clock" --json
+	[ "$status" -eq 0 ]
+	echo "$output" >"$T/out.json"
+	[ "$(wc -l <"$T/out.json")" -eq 2 ]
+	# first refresh: no utilisation anywhere
+	[ "$(jget "$T/out.json" 1 'sorted({e["util"] is None for x in d["clients"] for e in x["engines"].values()})')" = "[True]" ]
+	[ "$(jget "$T/out.json" 2 'len(d["clients"])')" -eq 8 ]
+	[ "$(jget "$T/out.json" 2 'd["time"]')" = "2.0" ]
+	# shared + dup'd fds: one client with both holder pids
+	[ "$(jget "$T/out.json" 2 'c["i915:39"]["pids"]')" = "[100, 101]" ]
+	[ "$(jget "$T/out.json" 2 'c["i915:39"]["comm"]')" = "Xorg" ]
+	[ "$(jget "$T/out.json" 2 'c["i915:39"]["pdev"]')" = "0000:00:02.0" ]
+	[ "$(jget "$T/out.json" 2 'c["i915:39"]["engines"]["render"]["util"]')" = "25.0" ]
+	[ "$(jget "$T/out.json" 2 'c["i915:39"]["engines"]["video"]["util"]')" = "50.0" ]
+	[ "$(jget "$T/out.json" 2 'c["i915:39"]["engines"]["video"]["capacity"]')" = "2" ]
+	# copy went 500 -> 400: held at 500, 0 %
+	[ "$(jget "$T/out.json" 2 'c["i915:39"]["engines"]["copy"]')" = "{'busy_ns': 500, 'capacity': 1, 'util': 0.0}" ]
+	[ "$(jget "$T/out.json" 2 'c["i915:39"]["memory"]["system0"]')" = "{'total': 6189056, 'shared': 0, 'resident': 6189056, 'purgeable': 1728512, 'active': 0}" ]
+	# xe: 300 of 1000 GPU ticks; ccs 400 of 1000 over capacity 4
+	[ "$(jget "$T/out.json" 2 'c["xe:3"]["engines"]["rcs"]')" = "{'cycles': 28258200, 'total_cycles': 7655184225, 'capacity': 1, 'util': 30.0}" ]
+	[ "$(jget "$T/out.json" 2 'c["xe:3"]["engines"]["ccs"]["util"]')" = "10.0" ]
+	[ "$(jget "$T/out.json" 2 'c["xe:3"]["memory"]["vram0"]["shared"]')" = "16777216" ]
+	# amdgpu: the first drm-client-id; legacy drm-memory = resident
+	[ "$(jget "$T/out.json" 2 'c["amdgpu:428"]["engines"]["gfx"]["util"]')" = "10.0" ]
+	[ "$(jget "$T/out.json" 2 'c["amdgpu:428"]["memory"]["vram"]["resident"]')" = "191188992" ]
+	[ "$(jget "$T/out.json" 2 '"amdgpu:641912" in c')" = "False" ]
+	# msm: busy ns has precedence over cycles x maxfreq
+	[ "$(jget "$T/out.json" 2 'c["msm:6"]["pids"]')" = "[400]" ]
+	[ "$(jget "$T/out.json" 2 'c["msm:6"]["engines"]["gpu"]["util"]')" = "80.0" ]
+	[ "$(jget "$T/out.json" 2 'c["msm:6"]["pdev"]')" = "None" ]
+	# panthor: cycles over wall x maxfreq
+	[ "$(jget "$T/out.json" 2 'c["panthor:10"]["engines"]["panthor"]["util"]')" = "50.0" ]
+	[ "$(jget "$T/out.json" 2 'c["panfrost:14"]["engines"]["fragment"]["util"]')" = "0.0" ]
+	[ "$(jget "$T/out.json" 2 'c["panfrost:14"]["memory"]["memory"]["total"]')" = "304087040" ]
+	[ "$(jget "$T/out.json" 2 'sorted(c["v3d:81"]["engines"])')" = "['bin', 'cache_clean', 'cpu', 'csd', 'render', 'tfu']" ]
+	[ "$(jget "$T/out.json" 2 'c["v3d:81"]["memory"]["memory"]["resident"]')" = "None" ]
+	# /dev/accel (major 261) is found too
+	[ "$(jget "$T/out.json" 2 'c["amdxdna_accel_driver:76"]["engines"]["npu-amdxdna"]["util"]')" = "10.0" ]
+	# sorted by total utilisation: msm 80, i915 25+50, panthor 50
+	[ "$(jget "$T/out.json" 2 '[x["driver"] for x in d["clients"]][:3]')" = "['msm', 'i915', 'panthor']" ]
+	# fdinfo of non-DRM fds was never read
+	[[ "$output" != *not-drm* ]]
+}
+
+@test "top: a huge fdinfo is read to its last byte" {
+	huge "$T/a"
+	run "$HWTRACE" top --proc "$T/a" -n 1 --json
+	[ "$status" -eq 0 ]
+	echo "$output" >"$T/out.json"
+	[ "$(jget "$T/out.json" 1 'c["amdgpu:9999"]["memory"]["vram"]["resident"]')" = "12582912" ]
+}
+
+@test "top: engines and clients may appear and vanish between refreshes" {
+	mkfd "$T/a" 10 app 3 /dev/dri/renderD128 $'drm-driver: i915\ndrm-client-id: 1\ndrm-engine-render: 0 ns\n'
+	mkfd "$T/a" 11 gone 3 /dev/dri/renderD128 $'drm-driver: i915\ndrm-client-id: 2\n'
+	mkfd "$T/b" 10 app 3 /dev/dri/renderD128 $'drm-driver: i915\ndrm-client-id: 1\ndrm-engine-render: 100000000 ns\ndrm-engine-copy: 5 ns\n'
+	mkfd "$T/b" 12 new 3 /dev/dri/renderD128 $'drm-driver: i915\ndrm-client-id: 3\n'
+	run "$HWTRACE" top --proc "$T/a" --proc "$T/b" -n 2 -d 0 --clock-file "$T/clock" --json
+	[ "$status" -eq 0 ]
+	echo "$output" >"$T/out.json"
+	[ "$(jget "$T/out.json" 2 'sorted(c)')" = "['i915:1', 'i915:3']" ]
+	[ "$(jget "$T/out.json" 2 'c["i915:1"]["engines"]["render"]["util"]')" = "10.0" ]
+	[ "$(jget "$T/out.json" 2 'c["i915:1"]["engines"]["copy"]["util"]')" = "None" ]
+}
+
+@test "top -b: batch text for logs" {
+	snapshot "$T/a" 0
+	snapshot "$T/b" 1
+	run "$HWTRACE" top --proc "$T/a" --proc "$T/b" -n 2 -d 0 --clock-file "$T/clock" -b
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "# time 1.000 clients 8" ]]
+	[[ "$output" == *"100,101"*"Xorg"*"i915"*"0000:00:02.0"*"render:25.0%"*"video:50.0%"*"system0:5.9M"* ]]
+	[[ "$output" == *"render:-"* ]]	# first refresh: no figure
+}
+
+@test "top: bad options and a missing proc root" {
+	run "$HWTRACE" top -n 0
+	[ "$status" -eq 2 ]
+	run "$HWTRACE" top --bogus
+	[ "$status" -eq 2 ]
+	run "$HWTRACE" top --proc "$T/none" -n 1 --json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"cannot read"* ]]
+}
+
+@test "top on the real /proc runs" {
+	run "$HWTRACE" top -n 2 -d 0.05 --json
+	[ "$status" -eq 0 ]
+	[[ "${lines[1]}" == '{"time":'*'"clients":['* ]]
+}
+
+@test "top interactive view in tmux: start, refresh, quit with q" {
+	command -v tmux >/dev/null || skip "tmux not installed"
+	snapshot "$T/a" 0
+	local sock="hwt-top-$$"
+	tmux -L "$sock" new-session -d -x 160 -y 40 \
+		"$HWTRACE top --proc $T/a -d 0.2; echo EXITED \$?; sleep 5"
+	local i screen=
+	for i in $(seq 50); do
+		screen=$(tmux -L "$sock" capture-pane -p)
+		[[ "$screen" == *"hwtrace top - 8 DRM clients"*"sway"* ]] && break
+		sleep 0.1
+	done
+	[[ "$screen" == *"hwtrace top - 8 DRM clients"* ]]
+	[[ "$screen" == *"100,101"*"Xorg"* ]]
+	sleep 0.5	# at least one refresh
+	tmux -L "$sock" send-keys q
+	for i in $(seq 50); do
+		screen=$(tmux -L "$sock" capture-pane -p)
+		[[ "$screen" == *"EXITED 0"* ]] && break
+		sleep 0.1
+	done
+	tmux -L "$sock" kill-server || true
+	[[ "$screen" == *"EXITED 0"* ]]
+}

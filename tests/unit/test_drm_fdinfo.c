@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_drm_fdinfo.c - fdinfo parser and utilisation on real driver outputs
+ * (quoted in shared/reference/drm-fdinfo.md); expected numbers are worked
+ * out by hand from the text (e.g. 6044 KiB = 6044 * 1024 bytes).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "hwtrace/drm_fdinfo.h"
+
+static struct hwt_drm_fdinfo parse(const char *s)
+{
+	struct hwt_drm_fdinfo fi;
+
+	CHECK_EQ(hwt_drm_fdinfo__parse(&fi, s, strlen(s), NULL), 0);
+	return fi;
+}
+
+static uint64_t mem(const struct hwt_drm_fdinfo *fi, const char *r, enum hwt_drm_mem m)
+{
+	const struct hwt_drm_region *reg = hwt_drm_fdinfo__region(fi, r);
+
+	return reg && (reg->have & (1u << m)) ? reg->bytes[m] : ~0ull;
+}
+
+static const char i915[] =
+	"pos:    0\nflags:  02100002\nmnt_id: 26\nino:    284\n"
+	"drm-driver:     i915\ndrm-client-id:  39\ndrm-pdev:       0000:00:02.0\n"
+	"drm-total-system0:      6044 KiB\ndrm-shared-system0:     0\n"
+	"drm-active-system0:     0\ndrm-resident-system0:   6044 KiB\n"
+	"drm-purgeable-system0:  1688 KiB\ndrm-total-stolen-system0:       0\n"
+	"drm-engine-render:      346249 ns\ndrm-engine-copy:        0 ns\n"
+	"drm-engine-video:       0 ns\ndrm-engine-capacity-video:      2\n"
+	"drm-engine-video-enhance:       0 ns\n";
+
+static void test_i915(void)
+{
+	struct hwt_drm_fdinfo fi = parse(i915);
+	struct hwt_drm_engine *e;
+
+	CHECK_STR(fi.driver, "i915");
+	CHECK_STR(fi.pdev, "0000:00:02.0");
+	CHECK(fi.has_client_id);
+	CHECK_EQ(fi.client_id, 39);
+	CHECK_EQ(fi.nengines, 4);
+	e = hwt_drm_fdinfo__engine(&fi, "render");
+	CHECK(e && e->busy_ns == 346249 && e->capacity == 1);
+	e = hwt_drm_fdinfo__engine(&fi, "video");
+	CHECK(e && e->capacity == 2 && (e->have & HWT_DRM_HAVE_CAPACITY));
+	CHECK(hwt_drm_fdinfo__engine(&fi, "video-enhance") != NULL);
+	CHECK_EQ(mem(&fi, "system0", HWT_DRM_MEM_TOTAL), 6044ull * 1024);
+	CHECK_EQ(mem(&fi, "system0", HWT_DRM_MEM_PURGEABLE), 1688ull * 1024);
+	CHECK_EQ(mem(&fi, "system0", HWT_DRM_MEM_SHARED), 0);
+	CHECK_EQ(mem(&fi, "stolen-system0", HWT_DRM_MEM_TOTAL), 0);
+	CHECK_EQ(mem(&fi, "stolen-system0", HWT_DRM_MEM_RESIDENT), ~0ull);	/* absent */
+	CHECK_STR(hwt_drm_fdinfo__other(&fi, "flags"), "02100002");
+	CHECK_STR(hwt_drm_fdinfo__other(&fi, "ino"), "284");
+	hwt_drm_fdinfo__free(&fi);
+}
+
+/* xe: cycles + total-cycles only; "16 MiB" */
+static void test_xe(void)
+{
+	struct hwt_drm_fdinfo fi = parse(
+		"drm-driver:     xe\ndrm-client-id:  3\ndrm-pdev:       0000:03:00.0\n"
+		"drm-total-gtt:  192 KiB\ndrm-shared-vram0:       16 MiB\n"
+		"drm-cycles-rcs: 28257900\ndrm-total-cycles-rcs:   7655183225\n"
+		"drm-cycles-ccs: 0\ndrm-total-cycles-ccs:   7655183225\n"
+		"drm-engine-capacity-ccs:        4\n");
+	struct hwt_drm_engine *e = hwt_drm_fdinfo__engine(&fi, "rcs");
+
+	CHECK(e && e->cycles == 28257900 && e->total_cycles == 7655183225ull);
+	CHECK_EQ(e->have, HWT_DRM_HAVE_CYCLES | HWT_DRM_HAVE_TOTAL);
+	CHECK_EQ(hwt_drm_fdinfo__engine(&fi, "ccs")->capacity, 4);
+	CHECK_EQ(mem(&fi, "gtt", HWT_DRM_MEM_TOTAL), 192 * 1024);
+	CHECK_EQ(mem(&fi, "vram0", HWT_DRM_MEM_SHARED), 16ull << 20);
+	/* "drm-total-cycles-" must not become a region named "cycles-rcs" */
+	CHECK(hwt_drm_fdinfo__region(&fi, "cycles-rcs") == NULL);
+	hwt_drm_fdinfo__free(&fi);
+}
+
+/* Transitional amdgpu: two drm-client-id lines, ' \t' separators, legacy drm-memory. */
+static void test_amdgpu(void)
+{
+	struct hwt_drm_fdinfo fi = parse(
+		"drm-driver:\tamdgpu\ndrm-client-id:\t428\ndrm-pdev:\t0000:63:00.0\n"
+		"pasid:\t32789\ndrm-driver:\tamdgpu\ndrm-pdev:\t0000:63:00.0\n"
+		"drm-client-id:\t641912\ndrm-memory-vram:\t186708 KiB\n"
+		"drm-memory-gtt: \t17828 KiB\ndrm-engine-gfx: \t107322799 ns\n");
+
+	CHECK_EQ(fi.client_id, 428);		/* the first one wins */
+	CHECK_STR(hwt_drm_fdinfo__other(&fi, "drm-client-id"), "641912");
+	CHECK_EQ(mem(&fi, "vram", HWT_DRM_MEM_RESIDENT), 186708ull * 1024);
+	CHECK_EQ(mem(&fi, "gtt", HWT_DRM_MEM_RESIDENT), 17828ull * 1024);
+	CHECK_EQ(hwt_drm_fdinfo__engine(&fi, "gfx")->busy_ns, 107322799);
+	hwt_drm_fdinfo__free(&fi);
+
+	/* drm-resident- and drm-memory- together: resident wins, never the sum */
+	fi = parse("drm-driver: amdgpu\ndrm-resident-vram: 4 KiB\ndrm-memory-vram: 8 KiB\n");
+	CHECK_EQ(mem(&fi, "vram", HWT_DRM_MEM_RESIDENT), 4096);
+	hwt_drm_fdinfo__free(&fi);
+}
+
+static void test_units_and_errors(void)
+{
+	struct hwt_diag d = { 0 };
+	struct hwt_drm_fdinfo fi;
+	const char *s =
+		"drm-driver: x\ndrm-total-a: 1 GiB\ndrm-total-b: 3 kB\ndrm-total-c: 1000\n"
+		"drm-total-d: 12 furlongs\ndrm-maxfreq-e: 925000000 Hz\ndrm-maxfreq-f: 800 MHz\n"
+		"drm-maxfreq-g: 5 KHz\ndrm-engine-h: 18446744073709551615 ns\n"
+		"drm-engine-i: 18446744073709551616 ns\ndrm-total-j: 17179869184 GiB\n"
+		"no colon here\nv3d-jobs-bin:   98 jobs\ndrm-curfreq-e: 1 Hz\n"
+		"drm-client-id: 18446744073709551615\ndrm-engine-capacity-k: 0\n"
+		"drm-total-last: 7";	/* no trailing newline: the last byte counts */
+
+	CHECK_EQ(hwt_drm_fdinfo__parse(&fi, s, strlen(s), &d), 0);
+	CHECK_EQ(mem(&fi, "a", HWT_DRM_MEM_TOTAL), 1ull << 30);
+	CHECK_EQ(mem(&fi, "b", HWT_DRM_MEM_TOTAL), 3072);
+	CHECK_EQ(mem(&fi, "c", HWT_DRM_MEM_TOTAL), 1000);
+	CHECK_EQ(mem(&fi, "d", HWT_DRM_MEM_TOTAL), ~0ull);
+	CHECK_STR(hwt_drm_fdinfo__other(&fi, "drm-total-d"), "12 furlongs");
+	CHECK_EQ(hwt_drm_fdinfo__engine(&fi, "e")->maxfreq_hz, 925000000);
+	CHECK_EQ(hwt_drm_fdinfo__engine(&fi, "f")->maxfreq_hz, 800000000);
+	CHECK_EQ(hwt_drm_fdinfo__engine(&fi, "g")->maxfreq_hz, 5000);
+	CHECK_EQ(hwt_drm_fdinfo__engine(&fi, "h")->busy_ns, UINT64_MAX);
+	CHECK(hwt_drm_fdinfo__engine(&fi, "i") == NULL);
+	CHECK(hwt_drm_fdinfo__region(&fi, "j") == NULL);
+	CHECK_EQ(hwt_drm_fdinfo__engine(&fi, "k")->capacity, 1);
+	CHECK_EQ(fi.client_id, UINT64_MAX);
+	CHECK_STR(hwt_drm_fdinfo__other(&fi, "v3d-jobs-bin"), "98 jobs");
+	CHECK_STR(hwt_drm_fdinfo__other(&fi, "drm-curfreq-e"), "1 Hz");
+	CHECK_EQ(mem(&fi, "last", HWT_DRM_MEM_TOTAL), 7);
+	/* d, i, j, no colon, capacity 0 */
+	CHECK_EQ(d.warnings, 5);
+	CHECK_EQ(d.bytes.decoded + d.bytes.skipped, strlen(s));
+	hwt_drm_fdinfo__free(&fi);
+}
+
+/* 100k driver-specific lines, then the real keys: nothing truncated. */
+static void test_huge(void)
+{
+	size_t cap = 8 << 20, len = 0;
+	char *s = malloc(cap);
+	struct hwt_drm_fdinfo fi;
+
+	for (int i = 0; i < 100000; i++)
+		len += snprintf(s + len, cap - len, "amd-evicted-%d:\t%d KiB\n", i, i);
+	len += snprintf(s + len, cap - len, "drm-driver: amdgpu\ndrm-client-id: 5\n");
+	for (int i = 0; i < 300; i++)
+		len += snprintf(s + len, cap - len, "drm-engine-e%d: %d ns\n", i, i * 3);
+	len += snprintf(s + len, cap - len, "drm-total-vram: 1 MiB");
+	CHECK_EQ(hwt_drm_fdinfo__parse(&fi, s, len, NULL), 0);
+	CHECK_EQ(fi.nother, 100000);
+	CHECK_EQ(fi.nengines, 300);
+	CHECK_EQ(hwt_drm_fdinfo__engine(&fi, "e299")->busy_ns, 897);
+	CHECK_EQ(mem(&fi, "vram", HWT_DRM_MEM_TOTAL), 1 << 20);
+	hwt_drm_fdinfo__free(&fi);
+	free(s);
+}
+
+static bool near(double a, double b)
+{
+	return fabs(a - b) < 1e-9;
+}
+
+/* Two samples 1 s apart; expected percentages worked out by hand. */
+static void test_util(void)
+{
+	struct hwt_drm_fdinfo a = parse(
+		"drm-driver: i915\ndrm-engine-render: 1000000000 ns\n"
+		"drm-engine-video: 0 ns\ndrm-engine-capacity-video: 2\n"
+		"drm-engine-copy: 500 ns\n"
+		"drm-cycles-rcs: 100\ndrm-total-cycles-rcs: 1000\n"
+		"drm-engine-gpu: 10 ns\ndrm-cycles-gpu: 0\ndrm-maxfreq-gpu: 800 MHz\n"
+		"drm-cycles-frag: 0\ndrm-maxfreq-frag: 1000 Hz\n");
+	struct hwt_drm_fdinfo b = parse(
+		"drm-driver: i915\ndrm-engine-render: 1250000000 ns\n"
+		"drm-engine-video: 1000000000 ns\ndrm-engine-capacity-video: 2\n"
+		"drm-engine-copy: 400 ns\n"
+		"drm-cycles-rcs: 400\ndrm-total-cycles-rcs: 2000\n"
+		"drm-engine-gpu: 500000010 ns\ndrm-cycles-gpu: 999\ndrm-maxfreq-gpu: 800 MHz\n"
+		"drm-cycles-frag: 250\ndrm-maxfreq-frag: 1000 Hz\n"
+		"drm-engine-new: 5 ns\n");
+	struct hwt_drm_fdinfo c = parse(
+		"drm-driver: i915\ndrm-engine-copy: 700 ns\n");
+	struct hwt_drm_util u[16];
+
+	hwt_drm_usage__compute(NULL, &a, 0, u);
+	for (uint32_t i = 0; i < a.nengines; i++)
+		CHECK_EQ(u[i].src, HWT_DRM_UTIL_NONE);	/* first sample: null */
+
+	hwt_drm_usage__compute(&a, &b, 1000000000ull, u);
+	CHECK_EQ(b.nengines, 7);
+	CHECK_EQ(u[0].src, HWT_DRM_UTIL_BUSY_NS);	/* render: 0.25 s of 1 s */
+	CHECK(near(u[0].percent, 25.0));
+	CHECK(near(u[1].percent, 50.0));		/* video: 1 s over capacity 2 */
+	CHECK(u[2].held && near(u[2].percent, 0));	/* copy went 500 -> 400 */
+	CHECK_EQ(b.engines[2].busy_ns, 500);		/* held at the high value */
+	CHECK_EQ(u[3].src, HWT_DRM_UTIL_TOTAL_CYCLES);	/* rcs: 300 of 1000 */
+	CHECK(near(u[3].percent, 30.0));
+	CHECK_EQ(u[4].src, HWT_DRM_UTIL_BUSY_NS);	/* ns beats cycles x maxfreq */
+	CHECK(near(u[4].percent, 50.0));
+	CHECK_EQ(u[5].src, HWT_DRM_UTIL_MAXFREQ);	/* 250 cycles / (1 s x 1000 Hz) */
+	CHECK(near(u[5].percent, 25.0));
+	CHECK_EQ(u[6].src, HWT_DRM_UTIL_NONE);		/* appeared: null */
+
+	/* copy catches up to 700 over the held 500: 200 ns in 0.5 s; others vanished */
+	hwt_drm_usage__compute(&b, &c, 500000000ull, u);
+	CHECK_EQ(c.nengines, 1);
+	CHECK(!u[0].held && near(u[0].percent, 200 * 100.0 / 5e8));
+	hwt_drm_fdinfo__free(&a);
+	hwt_drm_fdinfo__free(&b);
+	hwt_drm_fdinfo__free(&c);
+}
+
+int main(void)
+{
+	RUN(test_i915);
+	RUN(test_xe);
+	RUN(test_amdgpu);
+	RUN(test_units_and_errors);
+	RUN(test_huge);
+	RUN(test_util);
+	return check_done("drm_fdinfo");
+}

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_pmu_format.c - format terms and event encoding.  The CXL CPMU terms
+ * are upstream drivers/perf/cxl_pmu.c's; the CXL HMU terms DESIGN.md 4.1's.
+ * Expected configs are assembled by hand with shifts, not by the encoder.
+ */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "hwtrace/pmu_format.h"
+
+static struct hwt_pmu *cpmu(void)
+{
+	static const char *const t[][2] = {
+		{ "mask", "config:0-31" }, { "gid", "config:32-47" }, { "vid", "config:48-63" },
+		{ "threshold", "config1:0-15" }, { "invert", "config1:16" },
+		{ "edge", "config1:17" }, { "hdm_filter_en", "config1:18" },
+		{ "hdm", "config2:0-15" },
+	};
+	struct hwt_pmu *p = hwt_pmu__new("cxl_pmu_mem0.0", 12);
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		CHECK_EQ(hwt_pmu__add_format(p, t[i][0], t[i][1], err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__add_event(p, "clock_ticks", "config=0x1e98000000000001\n"), 0);
+	return p;
+}
+
+static void test_cpmu_encode(void)
+{
+	struct hwt_pmu *p = cpmu();
+	struct perf_event_attr a = { 0 };
+	char err[256];
+
+	CHECK_EQ(hwt_event__encode(p, "mask=0xff,gid=0x10,vid=0x1e98,threshold=3,invert,edge,"
+				   "hdm_filter_en,hdm=0x5", &a, err, sizeof(err)), 0);
+	CHECK_EQ(a.type, 12);
+	CHECK_EQ(a.config, (0x1e98ull << 48) | (0x10ull << 32) | 0xff);
+	CHECK_EQ(a.config1, 3 | 1u << 16 | 1u << 17 | 1u << 18);
+	CHECK_EQ(a.config2, 5);
+
+	memset(&a, 0, sizeof(a));
+	CHECK_EQ(hwt_event__encode(p, "clock_ticks", &a, err, sizeof(err)), 0);
+	CHECK_EQ(a.config, (0x1e98ull << 48) | 1);	/* vid CXL, gid 0, mask 1 */
+	/* an alias then a term: the term replaces its bits */
+	memset(&a, 0, sizeof(a));
+	CHECK_EQ(hwt_event__encode(p, "clock_ticks,mask=2", &a, err, sizeof(err)), 0);
+	CHECK_EQ(a.config, (0x1e98ull << 48) | 2);
+	hwt_pmu__close(p);
+}
+
+static void test_cpmu_errors(void)
+{
+	struct hwt_pmu *p = cpmu();
+	struct perf_event_attr a = { 0 };
+	char err[256];
+
+	CHECK_EQ(hwt_event__encode(p, "mask=0x100000000", &a, err, sizeof(err)), -1);
+	CHECK(strstr(err, "'mask'") && strstr(err, "config:0-31") && strstr(err, "32 bits"));
+	CHECK_EQ(hwt_event__encode(p, "invert=2", &a, err, sizeof(err)), -1);
+	CHECK(strstr(err, "'invert'") && strstr(err, "config1:16") && strstr(err, "1 bit"));
+	CHECK_EQ(hwt_event__encode(p, "hdm=0x10000", &a, err, sizeof(err)), -1);
+	CHECK(strstr(err, "config2:0-15"));
+	CHECK_EQ(hwt_event__encode(p, "bogus=1", &a, err, sizeof(err)), -1);
+	CHECK(strstr(err, "unknown term 'bogus'") && strstr(err, "mask"));
+	CHECK_EQ(hwt_event__encode(p, "mask=12abc", &a, err, sizeof(err)), -1);
+	CHECK(strstr(err, "bad value '12abc'") && strstr(err, "config:0-31"));
+	CHECK_EQ(hwt_event__encode(p, "mask=-1", &a, err, sizeof(err)), -1);
+	hwt_pmu__close(p);
+}
+
+static void test_formats(void)
+{
+	struct hwt_pmu *p = hwt_pmu__new("x", 7);
+	struct perf_event_attr a = { 0 };
+	char err[256];
+
+	CHECK_EQ(hwt_pmu__add_format(p, "split", "config:0-7,32-35\n", err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__add_format(p, "event", "config:0-7", err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__add_format(p, "umask", "config:8-15", err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__add_format(p, "full", "config2:0-63", err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__add_event(p, "ev", "event=0x3c,umask=1"), 0);
+	CHECK_EQ(hwt_pmu__add_event(p, "param", "event=0x1,umask=?"), 0);
+	CHECK_EQ(hwt_event__encode(p, "split=0xabc", &a, err, sizeof(err)), 0);
+	CHECK_EQ(a.config, 0xbcull | (0xaull << 32));	/* low 8 bits, then the next 4 */
+	CHECK_EQ(hwt_event__encode(p, "split=0x1000", &a, err, sizeof(err)), -1);
+	CHECK(strstr(err, "config:0-7,32-35") && strstr(err, "12 bits"));
+	memset(&a, 0, sizeof(a));
+	CHECK_EQ(hwt_event__encode(p, "ev,full=0xffffffffffffffff", &a, err, sizeof(err)), 0);
+	CHECK_EQ(a.config, 0x13c);
+	CHECK_EQ(a.config2, UINT64_MAX);
+	CHECK_EQ(hwt_event__encode(p, "param", &a, err, sizeof(err)), -1);
+	CHECK(strstr(err, "needs a value"));
+	CHECK_EQ(hwt_event__encode(p, "config1=0x42,period=1000", &a, err, sizeof(err)), 0);
+	CHECK_EQ(a.config1, 0x42);
+	CHECK_EQ(a.sample_period, 1000);
+	CHECK_EQ(hwt_pmu__add_format(p, "bad", "config:5-3", err, sizeof(err)), -1);
+	CHECK_EQ(hwt_pmu__add_format(p, "bad", "config:0-64", err, sizeof(err)), -1);
+	CHECK_EQ(hwt_pmu__add_format(p, "bad", "config9:0", err, sizeof(err)), -1);
+	CHECK(strstr(err, "config9"));
+	CHECK_EQ(hwt_pmu__add_format(p, "bad", "config:", err, sizeof(err)), -1);
+	hwt_pmu__close(p);
+}
+
+static void test_cpulist(void)
+{
+	int c[16];
+
+	CHECK_EQ(hwt_cpulist__parse("0-3,8\n", c, 16), 5);
+	CHECK_EQ(c[3], 3);
+	CHECK_EQ(c[4], 8);
+	CHECK_EQ(hwt_cpulist__parse("2", c, 16), 1);
+	CHECK_EQ(hwt_cpulist__parse("", c, 16), 0);
+	CHECK_EQ(hwt_cpulist__parse("3-1", c, 16), -1);
+	CHECK_EQ(hwt_cpulist__parse("x", c, 16), -1);
+}
+
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* The CXL HMU PMU as the RFC driver describes it in sysfs, read back from files. */
+static void test_hmu_sysfs(void)
+{
+	static const char *const t[][2] = {
+		{ "epoch_type", "config:0-1" }, { "access_type", "config:2-9" },
+		{ "epoch_scale", "config:10-13" }, { "epoch_multiplier", "config:14-25" },
+		{ "randomized_downsampling", "config:26-26" },
+		{ "downsampling_factor", "config:27-34" }, { "hotness_threshold", "config1:0-31" },
+		{ "hotness_granual", "config1:32-63" }, { "range_base", "config2:0-31" },
+		{ "range_size", "config2:32-63" },
+	};
+	char root[] = "/tmp/hwt-pmu-XXXXXX", dir[512], fmt[600], err[256];
+	struct perf_event_attr a = { 0 };
+	struct hwt_pmu *p = NULL;
+	int cpus[4];
+
+	CHECK(mkdtemp(root) != NULL);
+	snprintf(dir, sizeof(dir), "%s/bus", root);
+	mkdir(dir, 0755);
+	snprintf(dir, sizeof(dir), "%s/bus/event_source", root);
+	mkdir(dir, 0755);
+	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices", root);
+	mkdir(dir, 0755);
+	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/cxl_hmu_mem0.0.0", root);
+	mkdir(dir, 0755);
+	put(dir, "type", "42\n");
+	put(dir, "cpumask", "1\n");
+	snprintf(fmt, sizeof(fmt), "%s/format", dir);
+	mkdir(fmt, 0755);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		put(fmt, t[i][0], t[i][1]);
+
+	CHECK_EQ(hwt_event__parse(root, "cxl_hmu_mem0.0.0/epoch_type=1,access_type=6,"
+				  "epoch_scale=4,epoch_multiplier=3,randomized_downsampling,"
+				  "downsampling_factor=2,hotness_threshold=5,hotness_granual=12,"
+				  "range_base=0,range_size=4/", &a, &p, err, sizeof(err)), 0);
+	CHECK_EQ(a.type, 42);
+	CHECK_EQ(a.config, 1 | 6u << 2 | 4u << 10 | 3u << 14 | 1u << 26 | 2ull << 27);
+	CHECK_EQ(a.config1, 5 | 12ull << 32);
+	CHECK_EQ(a.config2, 4ull << 32);
+	CHECK(p != NULL);
+	if (p) {
+		CHECK_STR(hwt_pmu__name(p), "cxl_hmu_mem0.0.0");
+		CHECK_EQ(hwt_pmu__cpus(p, cpus, 4), 1);
+		CHECK_EQ(cpus[0], 1);
+		CHECK_EQ(hwt_pmu__nterms(p), 10);
+		CHECK(!hwt_pmu__counting_only(p));
+		hwt_pmu__close(p);
+	}
+	CHECK_EQ(hwt_event__parse(root, "cxl_hmu_mem0.0.0/epoch_type=4/", &a, NULL, err,
+				  sizeof(err)), -1);
+	CHECK(strstr(err, "epoch_type") && strstr(err, "config:0-1"));
+	CHECK_EQ(hwt_event__parse(root, "nope/x=1/", &a, NULL, err, sizeof(err)), -1);
+	CHECK(strstr(err, "unknown PMU 'nope'"));
+	CHECK_EQ(hwt_event__parse(root, "cxl_hmu_mem0.0.0/epoch_type=1/u", &a, NULL, err,
+				  sizeof(err)), -1);
+	CHECK_EQ(hwt_event__parse(root, "../x/", &a, NULL, err, sizeof(err)), -1);
+	CHECK_EQ(hwt_event__parse(root, "cpu-clock", &a, &p, err, sizeof(err)), 0);
+	CHECK_EQ(a.type, PERF_TYPE_SOFTWARE);
+	CHECK_EQ(a.config, PERF_COUNT_SW_CPU_CLOCK);
+	CHECK(p == NULL);
+	{
+		char cmd[600];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+		CHECK_EQ(system(cmd), 0);
+	}
+}
+
+int main(void)
+{
+	RUN(test_cpmu_encode);
+	RUN(test_cpmu_errors);
+	RUN(test_formats);
+	RUN(test_cpulist);
+	RUN(test_hmu_sysfs);
+	return check_done("pmu_format");
+}
