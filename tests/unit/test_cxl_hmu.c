@@ -700,8 +700,14 @@ static void test_match(void)
 	CHECK(hwt_cxl_hmu_decoder.match(&c));
 	c.pmu_name = "vpa_dtl";				/* upstream's type 7 */
 	CHECK(!hwt_cxl_hmu_decoder.match(&c));
-	c.pmu_name = NULL;
-	CHECK(!hwt_cxl_hmu_decoder.match(&c));
+	c.pmu_name = NULL;				/* no name at all (a cut file): */
+	CHECK(hwt_cxl_hmu_decoder.match(&c));		/* assumed HMU, with a warning */
+	{
+		struct hwt_attr other = { .name = (char *)"vpa_dtl//" };
+
+		c.attr = &other;			/* a name that is not ours */
+		CHECK(!hwt_cxl_hmu_decoder.match(&c));
+	}
 	c.attr = &a;
 	CHECK(hwt_cxl_hmu_decoder.match(&c));
 	c.auxtrace_type = 6;				/* synth --auxtrace-type 6 */
