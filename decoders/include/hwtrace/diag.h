@@ -41,7 +41,9 @@ struct hwt_error {
  * @skipped:	bytes read but not decoded (unknown types, bad packets, padding
  *		that should have been zero is *not* skipped: it is decoded + warned)
  * @lost:	bytes the input promised but did not contain (cut file, AUX size
- *		past EOF), plus AUX data the kernel reported as lost
+ *		past EOF).  AUX data the kernel reported lost (PERF_RECORD_AUX
+ *		TRUNCATED) never reached the file: it is counted per stream
+ *		(struct hwt_stream.aux_lost_bytes), not here
  */
 struct hwt_bytes {
 	uint64_t decoded;

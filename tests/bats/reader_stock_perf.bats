@@ -1,0 +1,75 @@
+#!/usr/bin/env bats
+# The container reader against stock perf: files recorded here and now by
+# perf 6.1, counted by `perf report --stats` and by `perf hwtrace report --stats`.
+#
+# Counting rule (matched by the reader): every record perf processes counts
+# once; for `perf record -z` both each COMPRESSED record and every record
+# inflated from it count; in pipe mode HEADER_ATTR and HEADER_FEATURE records
+# count as ATTR and FEATURE.
+
+setup() {
+	TMP=$(mktemp -d)
+	if ! command -v perf >/dev/null; then
+		[ "${CI:-}" = true ] && { echo "perf is missing in CI" >&2; return 1; }
+		skip "LOUD: perf is not installed: stock perf comparison NOT run"
+	fi
+	if ! perf record -q -e cpu-clock -a -o "$TMP/probe.data" -- true >/dev/null 2>&1; then
+		[ "${CI:-}" = true ] && { echo "perf record fails in CI" >&2; return 1; }
+		skip "LOUD: perf record cannot run here (perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)): stock perf comparison NOT run"
+	fi
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# The "Aggregated stats:" block: title and the "<NAME> events: <n>" lines.
+aggregated() {
+	awk '/^Aggregated stats/ { on = 1; print; next }
+	     on && / events: / { print; next }
+	     on { exit }'
+}
+
+compare_stats() {
+	local f=$1
+
+	perf report --stats -i "$f" 2>/dev/null | aggregated >"$TMP/stock"
+	run "$HWTRACE" report --stats -i "$f"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | aggregated >"$TMP/ours"
+	grep -q 'SAMPLE events:' "$TMP/stock"
+	diff -u "$TMP/stock" "$TMP/ours"
+	# a clean file: every byte decoded or skipped, none lost
+	local size dec skip
+	size=$(stat -c %s "$f")
+	dec=$(printf '%s\n' "$output" | sed -n 's/^decoded bytes: //p')
+	skip=$(printf '%s\n' "$output" | sed -n 's/^skipped bytes: //p')
+	[ "$((dec + skip))" -eq "$size" ]
+	printf '%s\n' "$output" | grep -qx 'lost bytes: 0'
+}
+
+@test "report --stats counts like perf report --stats: file mode" {
+	perf record -q -e cpu-clock -a -o "$TMP/f.data" -- sleep 0.2 >/dev/null 2>&1
+	compare_stats "$TMP/f.data"
+}
+
+@test "report --stats counts like perf report --stats: zstd (-z) COMPRESSED records" {
+	perf record -q -z -e cpu-clock -a -o "$TMP/z.data" -- sleep 0.2 >/dev/null 2>&1
+	perf report --stats -i "$TMP/z.data" 2>/dev/null | grep -q 'COMPRESSED events:'
+	compare_stats "$TMP/z.data"
+}
+
+@test "report --stats counts like perf report --stats: pipe mode (-o -)" {
+	perf record -q -e cpu-clock -a -o - -- sleep 0.2 >"$TMP/p.data" 2>/dev/null
+	perf report --stats -i "$TMP/p.data" 2>/dev/null | grep -q 'FEATURE events:'
+	compare_stats "$TMP/p.data"
+}
+
+@test "report --stats reads pipe mode from standard input" {
+	perf record -q -e cpu-clock -a -o - -- sleep 0.2 >"$TMP/p.data" 2>/dev/null
+	perf report --stats -i "$TMP/p.data" 2>/dev/null | aggregated >"$TMP/stock"
+	run bash -c "cat '$TMP/p.data' | '$HWTRACE' report --stats -i -"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | aggregated >"$TMP/ours"
+	diff -u "$TMP/stock" "$TMP/ours"
+}
