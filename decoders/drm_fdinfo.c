@@ -75,9 +75,10 @@ static int grow(void **arr, uint32_t *cap, uint32_t n, size_t elem)
 	return 0;
 }
 
+/* @s is input text, not NUL-terminated, and may hold a NUL: compare bytes */
 static bool name_eq(const char *name, const char *s, size_t n)
 {
-	return !strncmp(name, s, n) && name[n] == 0;
+	return strlen(name) == n && !memcmp(name, s, n);
 }
 
 struct hwt_drm_engine *hwt_drm_fdinfo__engine(const struct hwt_drm_fdinfo *fi, const char *name)
