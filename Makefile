@@ -119,11 +119,16 @@ check: deps
 
 FUZZ_SECONDS ?= 30
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
-FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o)
 
-build-fuzz/%: tests/fuzz/%.c $(LIB_SRC)
-	@mkdir -p build-fuzz
-	clang $(CPPFLAGS) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRC) $(LDLIBS)
+# the library once, instrumented for coverage; each target links against it
+build-fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@
+
+build-fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
+	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
 
 fuzz: $(FUZZ_BIN)
 	@for f in $(FUZZ_BIN); do \
@@ -150,6 +155,22 @@ kernel:
 
 e2e:
 	bash tests/e2e/run.sh
+
+# --- static recorder for the QEMU guest (no Python, libzstd.a) ---------------
+.PHONY: static
+STATIC_TOOL := $(BUILD)/perf-hwtrace-static
+STATIC_OBJ  := $(patsubst %.c,$(BUILD)/static/obj/%.o,$(LIB_SRC) $(TOOL_SRC) plugins/perf-hwtrace/main.c)
+
+static: $(STATIC_TOOL)
+
+$(BUILD)/static/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(OPT) -MMD -MP -c $< -o $@
+
+$(STATIC_TOOL): $(STATIC_OBJ)
+	$(CC) -static -o $@ $^ -lzstd -lm
+
+-include $(shell find $(BUILD)/static/obj -name '*.d' 2>/dev/null)
 
 # --- install -----------------------------------------------------------------
 

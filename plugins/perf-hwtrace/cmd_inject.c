@@ -1,8 +1,476 @@
 // SPDX-License-Identifier: GPL-2.0
-/* cmd_inject.c - placeholder until its issue lands. */
+/*
+ * cmd_inject.c - perf hwtrace inject -i IN -o OUT: decoded records as
+ * tracepoint-style samples that stock perf reads (DESIGN.md 5).
+ *
+ * The output keeps the input's attrs and non-AUX records, adds one attr of
+ * type PERF_TYPE_TRACEPOINT per data record type (config = its tracepoint ID,
+ * fresh sample ids) and writes one PERF_RECORD_SAMPLE with a PERF_SAMPLE_RAW
+ * payload (tracepoint.h) per decoded record, where its AUXTRACE record was.
+ * The TRACING_DATA section describes the events; the HOSTNAME .. CMDLINE
+ * features (from the input, else this machine) let `perf data convert` work.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "hwtrace/tracepoint.h"
+#include "cli.h"
 #include "commands.h"
+
+#define TP_SAMPLE_TYPE	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
+#define MAX_TYPES	64
+/* header, id, pid/tid, time, cpu/res, period, raw size */
+#define SAMPLE_FIXED	(8 + 8 + 8 + 8 + 8 + 8 + 4)
+
+struct inject {
+	struct cli c;
+	int argc;
+	char **argv;
+	struct hwt_writer *w;
+	const struct hwt_reader *r;	/* the input, while the session runs */
+	bool started;
+	bool keep_samples;		/* original attrs declared: their samples kept */
+	bool keep_trailers;		/* non-sample records parse the same way after */
+	bool warned_drop;
+	uint64_t ids[MAX_TYPES];	/* sample id per hwt_record_types[] index, 0: none */
+	int32_t cpu, tid;		/* of the AUXTRACE being decoded */
+	uint64_t time;
+	uint64_t samples, passed, dropped, too_big;
+	int werr;
+	uint8_t rec[65536];
+};
+
+static void werror(struct inject *in, const char *what)
+{
+	if (!in->werr)
+		in->werr = errno ? errno : EIO;
+}
+
+/* ---- features: the input's, else this machine's ------------------------- */
+
+static char *cpuinfo_value(const char *key)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[512], *val = NULL;
+	size_t n = strlen(key);
+
+	if (!f)
+		return NULL;
+	while (!val && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, key, n) || !colon || (line[n] != ' ' && line[n] != '\t'))
+			continue;
+		colon++;
+		colon += strspn(colon, " \t");
+		colon[strcspn(colon, "\n")] = 0;
+		val = strdup(colon);
+	}
+	fclose(f);
+	return val;
+}
+
+static void local_feature(struct inject *in, enum hwt_feature feat)
+{
+	struct utsname u;
+	char buf[512];
+
+	if (uname(&u) < 0)
+		memset(&u, 0, sizeof(u));
+	switch (feat) {
+	case HWT_FEAT_HOSTNAME:
+		hwt_writer__set_feature_string(in->w, feat, u.nodename);
+		break;
+	case HWT_FEAT_OSRELEASE:
+		hwt_writer__set_feature_string(in->w, feat, u.release);
+		break;
+	case HWT_FEAT_VERSION:
+		hwt_writer__set_feature_string(in->w, feat, "hwtrace " HWTRACE_VERSION);
+		break;
+	case HWT_FEAT_ARCH:
+		hwt_writer__set_feature_string(in->w, feat, u.machine);
+		break;
+	case HWT_FEAT_NRCPUS: {
+		uint32_t n[2] = { sysconf(_SC_NPROCESSORS_CONF), sysconf(_SC_NPROCESSORS_ONLN) };
+
+		hwt_writer__set_feature(in->w, feat, n, sizeof(n));
+		break;
+	}
+	case HWT_FEAT_CPUDESC: {
+		char *v = cpuinfo_value("model name");
+
+		hwt_writer__set_feature_string(in->w, feat, v ? v : "unknown");
+		free(v);
+		break;
+	}
+	case HWT_FEAT_CPUID: {
+		char *vendor = cpuinfo_value("vendor_id"), *fam = cpuinfo_value("cpu family");
+		char *model = cpuinfo_value("model"), *step = cpuinfo_value("stepping");
+
+		if (vendor && fam && model && step)
+			snprintf(buf, sizeof(buf), "%s,%s,%s,%s", vendor, fam, model, step);
+		else
+			snprintf(buf, sizeof(buf), "%s", u.machine);
+		hwt_writer__set_feature_string(in->w, feat, buf);
+		free(vendor);
+		free(fam);
+		free(model);
+		free(step);
+		break;
+	}
+	case HWT_FEAT_CMDLINE: {
+		/* u32 nr, then nr perf_header_strings: u32 len (padded to 64) + text */
+		size_t cap = 4, len = 4;
+		uint8_t *p = malloc(cap);
+		uint32_t nr = 0;
+
+		for (int i = 0; p && i < in->argc; i++) {
+			const char *s = i ? in->argv[i] : "perf-hwtrace";
+			uint32_t sl = ((strlen(s) + 1 + 63) / 64) * 64;
+			uint8_t *np = realloc(p, len + 4 + sl);
+
+			if (!np) {
+				free(p);
+				p = NULL;
+				break;
+			}
+			p = np;
+			memcpy(p + len, &sl, 4);
+			memset(p + len + 4, 0, sl);
+			memcpy(p + len + 4, s, strlen(s));
+			len += 4 + sl;
+			nr++;
+		}
+		if (p) {
+			memcpy(p, &nr, 4);
+			hwt_writer__set_feature(in->w, feat, p, len);
+			free(p);
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static void set_features(struct inject *in)
+{
+	static const enum hwt_feature feats[] = {
+		HWT_FEAT_HOSTNAME, HWT_FEAT_OSRELEASE, HWT_FEAT_VERSION, HWT_FEAT_ARCH,
+		HWT_FEAT_NRCPUS, HWT_FEAT_CPUDESC, HWT_FEAT_CPUID, HWT_FEAT_CMDLINE,
+	};
+	size_t size = 0;
+	void *td;
+
+	for (size_t i = 0; i < sizeof(feats) / sizeof(feats[0]); i++) {
+		const void *p = in->r ? hwt_reader__feature(in->r, feats[i], &size) : NULL;
+
+		if (p && size)
+			hwt_writer__set_feature(in->w, feats[i], p, size);
+		else
+			local_feature(in, feats[i]);
+	}
+	td = hwt_tp__tracing_data(&size);
+	if (!td || hwt_writer__set_tracing_data(in->w, td, size) < 0)
+		werror(in, "tracing data");
+	free(td);
+}
+
+/* ---- attrs -------------------------------------------------------------- */
+
+/*
+ * perf needs every attr to put the sample id at the same place.  Ours use
+ * PERF_SAMPLE_IDENTIFIER, so the input's attrs are kept when they do too;
+ * otherwise their samples (and, with sample_id_all, their other records)
+ * cannot be told apart from ours and are dropped.
+ */
+static bool originals_compatible(const struct hwt_reader *r, bool *sid_all)
+{
+	uint32_t n = r ? hwt_reader__nr_attrs(r) : 0;
+	bool ok = true;
+
+	*sid_all = true;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct perf_event_attr *a = &hwt_reader__attr(r, i)->attr;
+
+		if (!(a->sample_type & PERF_SAMPLE_IDENTIFIER))
+			ok = false;
+		if (i == 0)
+			*sid_all = a->sample_id_all;
+		else if (a->sample_id_all != *sid_all)
+			ok = false;
+	}
+	return ok;
+}
+
+static void start(struct inject *in)
+{
+	const struct hwt_reader *r = in->r;
+	uint32_t n = r ? hwt_reader__nr_attrs(r) : 0;
+	uint64_t next_id = 1;
+	bool sid_all;
+
+	in->started = true;
+	in->keep_samples = originals_compatible(r, &sid_all);
+	in->keep_trailers = in->keep_samples || !sid_all;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct hwt_attr *a = hwt_reader__attr(r, i);
+
+		for (uint32_t k = 0; k < a->nr_ids; k++)
+			if (a->ids[k] >= next_id)
+				next_id = a->ids[k] + 1;
+	}
+	if (in->keep_samples) {
+		for (uint32_t i = 0; i < n; i++) {
+			const struct hwt_attr *a = hwt_reader__attr(r, i);
+			struct hwt_writer_attr wa = {
+				.attr = a->attr, .ids = a->ids, .nr_ids = a->nr_ids,
+				.name = a->name,
+			};
+
+			/*
+			 * stock perf script refuses a dynamic-PMU event without
+			 * PERF_SAMPLE_IP ("Display of symbols requested ..."); the
+			 * AUX events are such, and carry no samples: declare them
+			 * as dummy software events (same ids, same sample layout).
+			 */
+			if (wa.attr.type >= PERF_TYPE_MAX &&
+			    !(wa.attr.sample_type & PERF_SAMPLE_IP)) {
+				wa.attr.type = PERF_TYPE_SOFTWARE;
+				wa.attr.config = PERF_COUNT_SW_DUMMY;
+			}
+			if (hwt_writer__add_attr(in->w, &wa) < 0)
+				werror(in, "attr");
+		}
+	} else if (n) {
+		hwt_diag__warn(&in->c.diag, 0, "perf_event_attr",
+			       "the input's events lack PERF_SAMPLE_IDENTIFIER; their samples%s "
+			       "are not passed through", sid_all ? " and records" : "");
+	}
+	for (uint32_t i = 0; hwt_record_types[i] && i < MAX_TYPES; i++) {
+		const struct hwt_record_type *t = hwt_record_types[i];
+		char name[128];
+		struct hwt_writer_attr wa = { .nr_ids = 1, .name = name };
+
+		if (!hwt_tp__is_event(t))
+			continue;
+		in->ids[i] = next_id++;
+		snprintf(name, sizeof(name), "%s:%s", HWT_TP_SYSTEM, t->name);
+		wa.ids = &in->ids[i];
+		wa.attr.type = PERF_TYPE_TRACEPOINT;
+		wa.attr.size = sizeof(wa.attr);
+		wa.attr.config = t->id;
+		wa.attr.sample_period = 1;
+		wa.attr.sample_type = TP_SAMPLE_TYPE;
+		wa.attr.sample_id_all = sid_all;
+		if (hwt_writer__add_attr(in->w, &wa) < 0)
+			werror(in, "attr");
+	}
+	set_features(in);
+}
+
+/* ---- records ------------------------------------------------------------ */
+
+static bool dropped_type(uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_AUX:
+	case HWT_REC_AUXTRACE_INFO:
+	case HWT_REC_AUXTRACE:
+	case HWT_REC_AUXTRACE_ERROR:
+	case HWT_REC_ID_INDEX:		/* would not list our ids */
+	case HWT_REC_COMPRESSED:
+	case HWT_REC_COMPRESSED2:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Pipe-mode header records: the writer writes its own. */
+static bool header_type(uint32_t type)
+{
+	return type == HWT_REC_HEADER_ATTR || type == HWT_REC_HEADER_EVENT_TYPE ||
+	       type == HWT_REC_HEADER_TRACING_DATA || type == HWT_REC_HEADER_BUILD_ID ||
+	       type == HWT_REC_HEADER_FEATURE;
+}
+
+static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_event *ev)
+{
+	struct inject *in = ctx;
+	uint32_t type = ev->hdr->type;
+
+	in->r = r;
+	if (ev->sid.valid & PERF_SAMPLE_TIME)
+		in->time = ev->sid.time;
+	if (header_type(type))
+		return;
+	if (!in->started)
+		start(in);
+	if (dropped_type(type))
+		return;
+	if ((type == PERF_RECORD_SAMPLE && !in->keep_samples) ||
+	    (type != PERF_RECORD_SAMPLE && type < HWT_REC_HEADER_ATTR && !in->keep_trailers)) {
+		in->dropped++;
+		return;
+	}
+	if (hwt_writer__write(in->w, ev->hdr) < 0)
+		werror(in, "record");
+	else
+		in->passed++;
+}
+
+static void on_chunk(void *ctx, const struct hwt_stream *s, const struct hwt_chunk *c,
+		     uint64_t total)
+{
+	struct inject *in = ctx;
+
+	in->cpu = c->cpu;
+	in->tid = c->tid;
+	if (c->time)
+		in->time = c->time;
+}
+
+static int type_index(const struct hwt_record_type *t)
+{
+	for (int i = 0; hwt_record_types[i] && i < MAX_TYPES; i++)
+		if (hwt_record_types[i] == t)
+			return i;
+	return -1;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+}
+
+static void on_record(void *ctx, const struct hwt_record *rec)
+{
+	struct inject *in = ctx;
+	int ti = type_index(rec->type);
+	uint64_t time = in->time;
+	uint32_t cpu = in->cpu < 0 ? 0 : (uint32_t)in->cpu;
+	int32_t tid = in->tid;
+	struct perf_event_header *h = (void *)in->rec;
+	size_t raw, total;
+	uint8_t *p;
+
+	if (!in->started)
+		start(in);
+	if (ti < 0 || !in->ids[ti])
+		return;		/* framing / summary records are not events */
+	hwt_tp__sample_fields(rec, &time, &cpu, &tid);
+	raw = hwt_tp__encode(rec->type, rec->data, tid, in->rec + SAMPLE_FIXED,
+			     sizeof(in->rec) - SAMPLE_FIXED - 8);
+	total = SAMPLE_FIXED + hwt_tp__raw_padded(raw);
+	if (!raw || total > UINT16_MAX) {
+		if (!in->too_big++)
+			hwt_diag__warn(&in->c.diag, rec->offset, rec->type->name,
+				       "record does not fit a perf sample (64 KiB); not injected");
+		return;
+	}
+	memset(in->rec + SAMPLE_FIXED + raw, 0, total - SAMPLE_FIXED - raw);
+	*h = (struct perf_event_header){ .type = PERF_RECORD_SAMPLE, .size = (uint16_t)total };
+	p = in->rec + 8;
+	put64(p, in->ids[ti]);
+	put32(p + 8, (uint32_t)tid);
+	put32(p + 12, (uint32_t)tid);
+	put64(p + 16, time);
+	put32(p + 24, cpu);
+	put32(p + 28, 0);
+	put64(p + 32, 1);		/* period */
+	put32(p + 40, (uint32_t)(total - SAMPLE_FIXED));
+	if (hwt_writer__write(in->w, h) < 0)
+		werror(in, "sample");
+	else
+		in->samples++;
+}
+
+/* ---- command ------------------------------------------------------------ */
+
+static void help(void)
+{
+	printf("usage: perf hwtrace inject -i IN -o OUT [decoder options]\n"
+	       "  decoded records become samples of tracepoints hwtrace:<type> that stock\n"
+	       "  perf script, perf script -s and perf data convert read; -o - writes pipe mode\n");
+}
 
 int cmd_inject(int argc, char **argv)
 {
-	return usage_error("inject", "not implemented yet");
+	static struct inject in;
+	struct hwt_session_opts so = { 0 };
+	struct hwt_sink sink = {
+		.event = on_event, .chunk = on_chunk, .record = on_record, .ctx = &in,
+	};
+	const char *out = NULL;
+	int ret;
+
+	memset(&in, 0, sizeof(in));
+	cli__init(&in.c, "inject");
+	in.c.input = "perf.data";
+	in.argc = argc;
+	in.argv = argv;
+	in.cpu = -1;
+	in.tid = -1;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *v;
+		int r;
+
+		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+			help();
+			return 0;
+		} else if ((v = cli__opt_value(argc, argv, &i, "-i")) ||
+			   (v = cli__opt_value(argc, argv, &i, "--input"))) {
+			in.c.input = v;
+		} else if ((v = cli__opt_value(argc, argv, &i, "-o")) ||
+			   (v = cli__opt_value(argc, argv, &i, "--output"))) {
+			out = v;
+		} else if ((r = cli__decoder_opt(&in.c, argc, argv, &i)) != 0) {
+			if (r < 0)
+				return EXIT_USAGE;
+		} else {
+			return usage_error("inject", "unknown option '%s' (see --help)", arg);
+		}
+	}
+	if (!out)
+		return usage_error("inject", "-o OUT is required (-o - for a pipe)");
+	if (!strcmp(out, in.c.input) && strcmp(out, "-"))
+		return usage_error("inject", "-o must differ from -i");
+	in.w = hwt_writer__open(out, !strcmp(out, "-"));
+	if (!in.w) {
+		fprintf(stderr, "perf hwtrace inject: %s: %s\n", out, strerror(errno));
+		cli__fini(&in.c);
+		return EXIT_INPUT_ERROR;
+	}
+	so.opts = in.c.opts;
+	so.nopts = in.c.nopts;
+	in.c.diag.file = in.c.input;
+	ret = hwt_session__run(in.c.input, &so, &sink, &in.c.diag);
+	in.r = NULL;		/* closed by now */
+	if (!in.started)
+		start(&in);
+	if (hwt_writer__close(in.w) < 0)
+		werror(&in, "close");
+	if (in.werr) {
+		fprintf(stderr, "perf hwtrace inject: writing %s: %s\n", out, strerror(in.werr));
+		ret = 1;
+	}
+	fprintf(stderr, "inject: %llu samples injected, %llu records passed through",
+		(unsigned long long)in.samples, (unsigned long long)in.passed);
+	if (in.dropped)
+		fprintf(stderr, ", %llu dropped", (unsigned long long)in.dropped);
+	fputc('\n', stderr);
+	cli__print_totals(&in.c, stderr);
+	ret = cli__status(&in.c, ret);
+	cli__fini(&in.c);
+	return ret;
 }

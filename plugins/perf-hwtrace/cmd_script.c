@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "run.h"
+#include "script_python.h"
 
 static void help(void)
 {
@@ -44,8 +45,7 @@ int cmd_script(int argc, char **argv)
 			a.nfields = split_list(strdup(v), fields, 64);
 			a.fields = fields;
 		} else if (!strcmp(arg, "-s") || !strncmp(arg, "--script", 8)) {
-			return usage_error("script", "-s (Python hooks) is not available in this "
-					   "build yet");
+			return script_python__main(&c, argc, argv, i);
 		} else if (!strncmp(arg, "-i", 2) && arg[2]) {
 			c.input = arg + 2;
 		} else if ((v = cli__opt_value(argc, argv, &i, "-i")) ||

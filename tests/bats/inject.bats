@@ -1,0 +1,215 @@
+#!/usr/bin/env bats
+# inject, script -s, the libtraceevent plugin and the Python module against
+# Debian's stock perf 6.1 and trace-cmd.  Expected values come from synth's
+# manifest (the generator's own account), from gen_igt.py, and from what
+# stock perf itself passes to the same hook on the injected file.
+
+load lib/common
+
+setup_file() {
+	export T="$BATS_FILE_TMPDIR"
+	"$HWTRACE" synth --type cxl-hmu --seed 3 --size 16K --manifest "$T/m.txt" -o "$T/hmu.data"
+	"$HWTRACE" synth --type panthor --seed 3 --size 16K -o "$T/panthor.data"
+	"$HWTRACE" synth --type i915-oa --seed 3 --size 16K -o "$T/oa.data"
+	python3 "$BATS_TEST_DIRNAME/../fixtures/gen_igt.py" --reports 40 -o "$T/igt.rec" \
+		--manifest "$T/igt.json" >/dev/null
+	for f in hmu panthor oa; do
+		"$HWTRACE" inject -i "$T/$f.data" -o "$T/$f.inj" 2>/dev/null
+	done
+	"$HWTRACE" inject -i "$T/igt.rec" -o "$T/igt.inj" 2>/dev/null
+	# a hook that prints every value it gets, with its Python type
+	cat >"$T/probe.py" <<'EOF'
+import sys
+def trace_begin():
+    print("argv", sys.argv[1:])
+def hwtrace__cxl_hmu_unit(event_name, context, common_cpu, common_secs, common_nsecs,
+                          common_pid, common_comm, common_callchain, *fields):
+    print(event_name, type(context).__name__, common_cpu, common_secs, common_nsecs,
+          common_pid, repr(common_comm), common_callchain, [(type(v).__name__, v) for v in fields])
+def trace_unhandled(event_name, context, fields, perf_sample_dict):
+    s = perf_sample_dict["sample"]
+    print(event_name, sorted((k, type(v).__name__, v) for k, v in fields.items()),
+          sorted(perf_sample_dict), perf_sample_dict["ev_name"], perf_sample_dict["raw_buf"].hex(),
+          perf_sample_dict["attr"].hex(), sorted((k, v) for k, v in s.items() if k != "values"))
+def trace_end():
+    print("end")
+EOF
+}
+
+# perf-hwtrace with embedded Python; libpython's own allocations are not leaks of ours
+pyhw() {
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$HWTRACE" "$@"
+}
+
+@test "stock perf script prints every hotlist entry with the generator's values" {
+	run perf script -i "$T/hmu.inj"
+	[ "$status" -eq 0 ]
+	echo "$output" >"$T/perf.txt"
+	python3 - "$T/perf.txt" "$T/m.txt" <<'EOF'
+import re, sys
+got = []
+for l in open(sys.argv[1]):
+    m = re.search(r"\[(\d+)\]\s+(\d+)\.(\d+): +hwtrace:cxl_hmu_unit: cpu=(\d+) time=(\d+) "
+                  r"pmu=(\S+) unit=(\d+) count=(\d+) counter_width=(\d+) dpa=(0x[0-9a-f]+)", l)
+    assert m, l
+    sec, usec = int(m.group(2)), int(m.group(3))
+    got.append((int(m.group(4)), int(m.group(5)), int(m.group(7)), int(m.group(8)),
+                int(m.group(10), 16)))
+    assert int(m.group(1)) == got[-1][0]                 # sample cpu
+    assert sec * 1000000 + usec == got[-1][1] // 1000    # sample time
+want = [tuple(int(x, 0) for x in l.split()) for l in open(sys.argv[2]) if not l.startswith("#")]
+assert len(got) == len(want) > 100, (len(got), len(want))
+assert got == want
+EOF
+}
+
+@test "stock perf script reads panthor, i915 OA and raw IGT injections" {
+	for f in panthor oa igt; do
+		run perf script -i "$T/$f.inj"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"hwtrace:"* ]]
+	done
+	n=$(perf script -i "$T/igt.inj" | grep -c 'hwtrace:i915_oa_report')
+	[ "$n" -gt 0 ]
+	[ "$n" -eq "$("$HWTRACE" script -i "$T/igt.rec" 2>/dev/null | grep -c '^i915_oa_report')" ]
+}
+
+@test "inject -o - streams pipe mode that perf script -i - reads" {
+	perf script -i "$T/hmu.inj" >"$T/file.txt"
+	"$HWTRACE" inject -i "$T/hmu.data" -o - 2>/dev/null | perf script -i - >"$T/pipe.txt"
+	[ -s "$T/pipe.txt" ]
+	cmp "$T/file.txt" "$T/pipe.txt"
+	# and pipe-mode input
+	"$HWTRACE" synth --type cxl-hmu --seed 3 --size 16K --pipe -o - |
+		"$HWTRACE" inject -i - -o "$T/pin.inj" 2>/dev/null
+	perf script -i "$T/pin.inj" | cmp - "$T/file.txt"
+}
+
+@test "the same hook gets identical values from stock perf script -s and perf hwtrace script -s" {
+	for f in hmu panthor oa; do
+		perf script -i "$T/$f.inj" -s "$T/probe.py" a1 --x >"$T/stock.txt" 2>/dev/null
+		pyhw script -i "$T/$f.data" -s "$T/probe.py" a1 --x >"$T/ours.txt" 2>/dev/null
+		[ "$(wc -l <"$T/stock.txt")" -gt 3 ]
+		head -1 "$T/ours.txt" | grep -qF "argv ['a1', '--x']"
+		cmp "$T/stock.txt" "$T/ours.txt"
+	done
+	perf script -i "$T/igt.inj" -s "$T/probe.py" >"$T/stock.txt" 2>/dev/null
+	pyhw script -i "$T/igt.rec" -s "$T/probe.py" >"$T/ours.txt" 2>/dev/null
+	cmp "$T/stock.txt" "$T/ours.txt"
+	# stock perf on a pipe too
+	"$HWTRACE" inject -i "$T/hmu.data" -o - 2>/dev/null |
+		perf script -i - -s "$T/probe.py" a1 --x 2>/dev/null >"$T/stock.txt"
+	pyhw script -i "$T/hmu.data" -s "$T/probe.py" a1 --x 2>/dev/null | cmp - "$T/stock.txt"
+}
+
+@test "perf_sample_dict is passed only to handlers that take it, as perf does" {
+	cat >"$T/dict.py" <<'EOF'
+def hwtrace__cxl_hmu_unit(event_name, context, common_cpu, common_secs, common_nsecs,
+                          common_pid, common_comm, common_callchain, cpu, time, pmu, unit,
+                          count, counter_width, dpa, hpa, raw, perf_sample_dict):
+    print(dpa, count, perf_sample_dict["ev_name"], perf_sample_dict["sample"]["time"])
+EOF
+	perf script -i "$T/hmu.inj" -s "$T/dict.py" >"$T/stock.txt" 2>/dev/null
+	pyhw script -i "$T/hmu.data" -s "$T/dict.py" >"$T/ours.txt" 2>/dev/null
+	[ -s "$T/ours.txt" ]
+	cmp "$T/stock.txt" "$T/ours.txt"
+	python3 -c '
+import sys
+for l in open(sys.argv[1]):
+    if not l.startswith("#"):
+        c, t, u, n, d = l.split()
+        print(int(d, 16), n, "hwtrace:cxl_hmu_unit", t)' "$T/m.txt" | cmp - "$T/ours.txt"
+}
+
+@test "shipped scripts give identical output under both runners" {
+	S="$BATS_TEST_DIRNAME/../../scripts"
+	for pair in hmu-top.py:hmu hmu-heatmap.py:hmu oa-csv.py:oa panthor-rates.py:panthor; do
+		s=${pair%%:*}; f=${pair#*:}
+		(cd "$T" && perf script -i "$T/$f.inj" -s "$S/$s" >"$T/stock.txt" 2>/dev/null)
+		(cd "$T" && pyhw script -i "$T/$f.data" -s "$S/$s" >"$T/ours.txt" 2>/dev/null)
+		[ -s "$T/ours.txt" ]
+		cmp "$T/stock.txt" "$T/ours.txt"
+	done
+	grep -q '^<svg' "$T/hmu-heatmap.svg"
+	# hmu-top's all-input table: the hottest unit's total equals the manifest's
+	top=$(pyhw script -i "$T/hmu.data" -s "$S/hmu-top.py" --top 1 2>/dev/null | sed -n 3p | awk '{print $NF}')
+	want=$(grep -v '^#' "$T/m.txt" | awk '{ s[$3] += $4 } END { for (u in s) if (s[u] > m) m = s[u]; print m }')
+	[ "$top" = "$want" ]
+}
+
+@test "perf data convert --to-ctf works on injected files and carries the fields" {
+	for f in hmu panthor oa; do
+		rm -rf "$T/ctf-$f"
+		run perf data convert -i "$T/$f.inj" --to-ctf "$T/ctf-$f"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"Converted and wrote"* ]]
+	done
+	grep -aq ' dpa;' "$T/ctf-hmu/metadata"
+	grep -aq ' count;' "$T/ctf-hmu/metadata"
+	python3 - "$T/ctf-hmu" "$T/m.txt" <<'EOF'
+import glob, struct, sys
+data = b"".join(open(p, "rb").read() for p in glob.glob(sys.argv[1] + "/perf_stream_*"))
+want = [l.split() for l in open(sys.argv[2]) if not l.startswith("#")]
+for w in want[:50]:
+    assert struct.pack("<QQ", int(w[3]), 16) in data, w      # count, counter_width
+    assert struct.pack("<Q", int(w[4], 16)) in data, w        # dpa
+EOF
+}
+
+@test "the libtraceevent plugin changes stock perf's line and trace-cmd lists it" {
+	mkdir -p "$T/plugins"
+	cp "$BUILD/plugin_hwtrace.so" "$T/plugins/"
+	line=$(perf script -i "$T/hmu.inj" | head -1)
+	[[ "$line" == *" time="*" raw=0x"* ]]
+	pline=$(TRACEEVENT_PLUGIN_DIR="$T/plugins" perf script -i "$T/hmu.inj" | head -1)
+	[[ "$pline" == *"hwtrace:cxl_hmu_unit: pmu=cxl_hmu_mem"*" dpa=0x"* ]]
+	[[ "$pline" != *" time="* ]]
+	[[ "$pline" != *" raw="* ]]
+	# the same entry: dpa and count agree with the plain line
+	[ "$(grep -o 'dpa=0x[0-9a-f]*' <<<"$line")" = "$(grep -o 'dpa=0x[0-9a-f]*' <<<"$pline")" ]
+	[ "$(grep -o ' count=[0-9]*' <<<"$line")" = "$(grep -o ' count=[0-9]*' <<<"$pline")" ]
+	# counter arrays are summarised
+	TRACEEVENT_PLUGIN_DIR="$T/plugins" perf script -i "$T/panthor.inj" | head -1 |
+		grep -q 'values\[64\]{sum=[0-9]* max='
+	run env TRACEEVENT_PLUGIN_DIR="$T/plugins" trace-cmd list -O
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"plugin:"*"hwtrace"* ]]
+	# only the tep_*/trace_seq_* functions perf 6.1 exports are needed
+	nm -D --undefined-only "$BUILD/plugin_hwtrace.so" | awk '/ (tep_|trace_seq)/ { print $2 }' |
+	while read -r sym; do
+		nm -D "$(command -v perf)" | grep -q " T $sym\$"
+	done
+}
+
+@test "hwtrace Python module records equal script --json objects" {
+	for f in hmu panthor oa; do
+		"$HWTRACE" script --json -i "$T/$f.data" 2>/dev/null >"$T/$f.json"
+		PYTHONPATH="$BUILD/python" python3 - "$T/$f.data" "$T/$f.json" <<'EOF'
+import hwtrace, json, sys
+recs = list(hwtrace.open(sys.argv[1]))
+want = [json.loads(l) for l in open(sys.argv[2])]
+assert len(recs) == len(want) > 0, (len(recs), len(want))
+assert recs == want
+EOF
+	done
+	PYTHONPATH="$BUILD/python" python3 -c '
+import hwtrace
+try:
+    hwtrace.open("/nonexistent/x.data")
+except OSError:
+    pass
+else:
+    raise SystemExit("no OSError")'
+}
+
+@test "inject: usage errors exit 2, a cut input exits 1 with the output still readable" {
+	run "$HWTRACE" inject -i "$T/hmu.data"
+	[ "$status" -eq 2 ]
+	size=$(stat -c %s "$T/hmu.data")
+	head -c $((size * 2 / 3)) "$T/hmu.data" >"$T/cut.data"
+	run "$HWTRACE" inject -i "$T/cut.data" -o "$T/cut.inj"
+	[ "$status" -eq 1 ]
+	n=$(perf script -i "$T/cut.inj" 2>/dev/null | grep -c 'hwtrace:cxl_hmu_unit')
+	[ "$n" -gt 0 ]
+	[ "$n" -eq "$("$HWTRACE" script -i "$T/cut.data" 2>/dev/null | grep -c '^cxl_hmu_unit')" ]
+}
