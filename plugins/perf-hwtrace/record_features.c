@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record_features.c - the header features a recording carries: HOSTNAME,
+ * OSRELEASE, VERSION, ARCH, NRCPUS, CMDLINE and PMU_MAPPINGS (EVENT_DESC is
+ * built by the writer from the attr names).  Readers use PMU_MAPPINGS to
+ * tell a cxl_hmu_mem* AUXTRACE_INFO type 7 from upstream's VPA_DTL.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+
+#include "hwtrace/pmu_format.h"
+#include "record_state.h"
+
+/* perf_header_string: u32 len (text + NUL rounded up to 64), NUL-padded text */
+static size_t put_string(uint8_t *dst, const char *s)
+{
+	uint32_t n = (uint32_t)strlen(s), len = (n + 1 + 63) / 64 * 64;
+
+	if (dst) {
+		memcpy(dst, &len, 4);
+		memcpy(dst + 4, s, n);
+		memset(dst + 4 + n, 0, len - n);
+	}
+	return 4 + len;
+}
+
+/* CMDLINE: u32 nr, then nr perf_header_strings */
+static int set_cmdline(struct hwt_writer *w, int argc, char **argv)
+{
+	size_t size = 4 + put_string(NULL, "perf-hwtrace"), off;
+	uint32_t nr = (uint32_t)argc + 1;
+	uint8_t *buf;
+	int ret;
+
+	for (int i = 0; i < argc; i++)
+		size += put_string(NULL, argv[i]);
+	buf = malloc(size);
+	if (!buf)
+		return -1;
+	memcpy(buf, &nr, 4);
+	off = 4 + put_string(buf + 4, "perf-hwtrace");
+	for (int i = 0; i < argc; i++)
+		off += put_string(buf + off, argv[i]);
+	ret = hwt_writer__set_feature(w, HWT_FEAT_CMDLINE, buf, size);
+	free(buf);
+	return ret;
+}
+
+/* Every PMU under <sysfs>/bus/event_source/devices with its type. */
+static int set_pmu_mappings(struct hwt_writer *w, const char *sysfs)
+{
+	struct hwt_pmu_mapping *m;
+	char **names;
+	uint32_t nm = 0;
+	int n, ret;
+
+	n = hwt_pmu__list(sysfs, &names);
+	if (n <= 0)
+		return 0;
+	m = calloc((size_t)n, sizeof(*m));
+	if (!m) {
+		hwt_pmu__list_free(names, n);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		char path[4096], buf[32], *end;
+		unsigned long type;
+		ssize_t len;
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/type", sysfs,
+			 names[i]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		len = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (len <= 0)
+			continue;
+		buf[len] = 0;
+		type = strtoul(buf, &end, 10);
+		if (end == buf || type > UINT32_MAX)
+			continue;
+		m[nm].type = (uint32_t)type;
+		m[nm].name = names[i];
+		nm++;
+	}
+	ret = nm ? hwt_writer__set_pmu_mappings(w, m, nm) : 0;
+	free(m);
+	hwt_pmu__list_free(names, n);
+	return ret;
+}
+
+/**
+ * rec_features__set - set the features of a recording on @w
+ * @w:		the writer (before its first record)
+ * @sysfs:	sysfs root, for PMU_MAPPINGS
+ * @argc, @argv: the record command line ("record", options...)
+ *
+ * Returns 0, or -1 with errno set.
+ */
+int rec_features__set(struct hwt_writer *w, const char *sysfs, int argc, char **argv)
+{
+	struct utsname u;
+	uint32_t nrcpus[2];
+	char host[256];
+	int err = 0;
+
+	if (uname(&u) < 0)
+		return -1;
+	if (gethostname(host, sizeof(host)) < 0)
+		snprintf(host, sizeof(host), "%s", u.nodename);
+	host[sizeof(host) - 1] = 0;
+	/* NRCPUS: u32 nr_cpus_available, u32 nr_cpus_online */
+	nrcpus[0] = (uint32_t)sysconf(_SC_NPROCESSORS_CONF);
+	nrcpus[1] = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
+	err |= hwt_writer__set_feature_string(w, HWT_FEAT_HOSTNAME, host);
+	err |= hwt_writer__set_feature_string(w, HWT_FEAT_OSRELEASE, u.release);
+	err |= hwt_writer__set_feature_string(w, HWT_FEAT_VERSION, HWTRACE_VERSION);
+	err |= hwt_writer__set_feature_string(w, HWT_FEAT_ARCH, u.machine);
+	err |= hwt_writer__set_feature(w, HWT_FEAT_NRCPUS, nrcpus, sizeof(nrcpus));
+	err |= set_cmdline(w, argc, argv);
+	err |= set_pmu_mappings(w, sysfs);
+	return err ? -1 : 0;
+}

@@ -1,0 +1,174 @@
+#!/usr/bin/env bats
+# perf hwtrace record on this host's software PMUs: the files it writes are
+# read back by stock perf (report --stats, script, evlist, --header-only),
+# whose counts are the reference.  The AUX path needs an AUX PMU and is
+# exercised in the QEMU end-to-end test (tests/e2e, make e2e).
+
+load lib/common
+
+setup() {
+	TMP=$(mktemp -d)
+	if ! command -v perf >/dev/null; then
+		[ "${CI:-}" = true ] && { echo "perf is missing in CI" >&2; return 1; }
+		skip "LOUD: perf is not installed: recorder checks against stock perf NOT run"
+	fi
+	if ! "$HWTRACE" record -q -e cpu-clock -a -o "$TMP/probe.data" -- true >/dev/null 2>&1; then
+		[ "${CI:-}" = true ] && { echo "cannot open cpu-clock -a in CI" >&2; return 1; }
+		skip "LOUD: no system-wide perf events here (perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)): recorder NOT tested"
+	fi
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+# "<NAME> events: <n>" lines of the "Aggregated stats:" block
+aggregated() {
+	awk '/^Aggregated stats/ { on = 1; next }
+	     on && / events: / { print; next }
+	     on { exit }'
+}
+
+# SAMPLE count that stock perf report --stats prints for file $1
+stock_samples() {
+	perf report --stats -i "$1" 2>/dev/null | aggregated | awk '$1 == "SAMPLE" { print $3 }'
+}
+
+# stock and our report --stats agree on every record type of file $1
+same_stats() {
+	perf report --stats -i "$1" 2>/dev/null | aggregated >"$TMP/stock"
+	"$HWTRACE" report --stats -i "$1" 2>/dev/null | aggregated >"$TMP/ours"
+	grep -q 'SAMPLE events:' "$TMP/stock"
+	diff -u "$TMP/stock" "$TMP/ours"
+}
+
+@test "record -e cpu-clock -a -- sleep 0.2: stock perf report and script read it" {
+	run "$HWTRACE" record -e cpu-clock -a -o "$TMP/a.data" -- sleep 0.2
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"0 AUX records truncated, 0 bytes lost"* ]]
+	[[ "$output" == *"0 PERF_RECORD_LOST"* ]]
+	run perf report --stats -i "$TMP/a.data"
+	[ "$status" -eq 0 ]
+	n=$(stock_samples "$TMP/a.data")
+	[ "$n" -gt 0 ]
+	same_stats "$TMP/a.data"
+	# one perf script line per sample, on the CPUs that exist
+	run perf script -F cpu,event -i "$TMP/a.data"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -c 'cpu-clock')" -eq "$n" ]
+	ncpu=$(nproc)
+	printf '%s\n' "$output" | awk -v max="$ncpu" '{ gsub(/[][]/, "", $1); if ($1 + 0 >= max) exit 1 }'
+}
+
+@test "record writes the header features and the event name" {
+	"$HWTRACE" record -q -e cpu-clock -a -o "$TMP/h.data" -- true
+	run perf report --header-only -i "$TMP/h.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# hostname : $(uname -n)"* ]]
+	[[ "$output" == *"# os release : $(uname -r)"* ]]
+	[[ "$output" == *"# arch : $(uname -m)"* ]]
+	[[ "$output" == *"# nrcpus online : $(nproc)"* ]]
+	[[ "$output" == *"# cmdline : perf-hwtrace record -q -e cpu-clock -a -o $TMP/h.data -- true"* ]]
+	[[ "$output" == *"# event : name = cpu-clock"* ]]
+	[[ "$output" == *"software = 1"* ]]
+}
+
+@test "record -e software/cpu-clock/ (sysfs PMU syntax)" {
+	"$HWTRACE" record -q -e software/cpu-clock/ -a -o "$TMP/s.data" -- sleep 0.2
+	run perf evlist -i "$TMP/s.data"
+	[ "$status" -eq 0 ]
+	[ "$output" = "software/cpu-clock/" ]
+	[ "$(stock_samples "$TMP/s.data")" -gt 0 ]
+	same_stats "$TMP/s.data"
+	run perf script -i "$TMP/s.data"
+	[ "$status" -eq 0 ]
+}
+
+@test "record -o - (pipe mode) is read by perf report -i -" {
+	"$HWTRACE" record -q -e cpu-clock -a -o - -- sleep 0.2 >"$TMP/p.data"
+	run bash -c "cat '$TMP/p.data' | perf report --stats -i -"
+	[ "$status" -eq 0 ]
+	n=$(printf '%s\n' "$output" | aggregated | awk '$1 == "SAMPLE" { print $3 }')
+	[ "$n" -gt 0 ]
+	same_stats "$TMP/p.data"
+	# the command's stdout must not land in the stream
+	run bash -c "'$HWTRACE' record -q -e cpu-clock -a -o - -- echo hello 2>/dev/null | perf report --stats -i - >/dev/null"
+	[ "$status" -eq 0 ]
+}
+
+@test "record without -a follows the command (per task, inherited)" {
+	"$HWTRACE" record -q -e task-clock -o "$TMP/t.data" -- \
+		sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
+	run perf script -F comm,pid -i "$TMP/t.data"
+	[ "$status" -eq 0 ]
+	[ -n "$output" ]
+	# every sample belongs to the one shell the recorder started
+	[ "$(printf '%s\n' "$output" | awk '{ print $1, $2 }' | sort -u | wc -l)" -eq 1 ]
+	[[ "$output" == *"sh "* ]]
+}
+
+@test "record -C 0 samples only CPU 0" {
+	"$HWTRACE" record -q -e cpu-clock -C 0 -o "$TMP/c.data" -- sleep 0.2
+	run perf script -F cpu -i "$TMP/c.data"
+	[ "$status" -eq 0 ]
+	[ -n "$output" ]
+	[ "$(printf '%s\n' "$output" | tr -d ' ' | sort -u)" = "[000]" ]
+}
+
+@test "record stops cleanly on SIGINT without a command" {
+	"$HWTRACE" record -q -e cpu-clock -a -o "$TMP/i.data" &
+	pid=$!
+	sleep 0.3
+	kill -INT "$pid"
+	wait "$pid"
+	[ "$(stock_samples "$TMP/i.data")" -gt 0 ]
+	same_stats "$TMP/i.data"
+}
+
+@test "record usage errors exit 2" {
+	run "$HWTRACE" record
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"no event"* ]]
+	run "$HWTRACE" record -e cpu-clock -m 3 -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"bad -m '3'"* ]]
+	run "$HWTRACE" record -e cpu-clock -a -C 0 -- true
+	[ "$status" -eq 2 ]
+	run "$HWTRACE" record -e cpu-clock -C x -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"bad CPU list"* ]]
+	run "$HWTRACE" record -e cpu-clock --bogus
+	[ "$status" -eq 2 ]
+	run "$HWTRACE" record -e no-such-event -a -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown event 'no-such-event'"* ]]
+	run "$HWTRACE" record --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"--mmap-pages"* ]]
+}
+
+@test "record names an unknown PMU" {
+	run "$HWTRACE" record -e nosuch_pmu0/foo=1/ -a -o "$TMP/u.data" -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown PMU 'nosuch_pmu0'"* ]]
+	[ ! -s "$TMP/u.data" ]
+}
+
+@test "record: a command that cannot run is an error" {
+	run "$HWTRACE" record -q -e cpu-clock -a -o "$TMP/x.data" -- /nonexistent/cmd
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"cannot run '/nonexistent/cmd'"* ]]
+}
+
+@test "record: an AUX PMU whose AUX area cannot be mapped is refused clearly" {
+	# a fake cxl_hmu PMU that is really the software PMU: no AUX support
+	d=$TMP/sys/bus/event_source/devices/cxl_hmu_mem0.0.0
+	mkdir -p "$d/format"
+	echo 1 >"$d/type"
+	echo 0 >"$d/cpumask"
+	echo 'config:0-1' >"$d/format/epoch_type"
+	run "$HWTRACE" record --sysfs "$TMP/sys" -e cxl_hmu_mem0.0.0/epoch_type=0/ -a \
+		-o "$TMP/m.data" -- true
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"cannot mmap the AUX area"* ]]
+}
