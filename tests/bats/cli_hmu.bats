@@ -206,3 +206,19 @@ EOF
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"AUX stream 0: cxl-hmu"* ]]
 }
+
+@test "on synth data typed hisi_ptt, stock perf -D and ours see the same AUXTRACE records and counts" {
+	f=$T/ptt.data
+	"$HWTRACE" synth --type cxl-hmu --auxtrace-type 6 --seed 5 --size 128K -o "$f"
+	perf report -D -i "$f" 2>/dev/null | grep -oE 'PERF_RECORD_AUXTRACE size: .*' >"$T/perf.lines"
+	"$HWTRACE" report -D -i "$f" | grep -oE 'PERF_RECORD_AUXTRACE size: .*' >"$T/ours.lines"
+	[ "$(wc -l <"$T/perf.lines")" -gt 3 ]
+	diff "$T/perf.lines" "$T/ours.lines"
+	# the per-type record counts of stock perf's dump and of ours
+	perf report -D -i "$f" 2>/dev/null | sed -n '/^Aggregated stats:/,/^$/p' | grep events: >"$T/perf.stats"
+	"$HWTRACE" report --stats -i "$f" | sed -n '/^Aggregated stats:/,/^$/p' | grep events: >"$T/ours.stats"
+	[ -s "$T/perf.stats" ]
+	diff "$T/perf.stats" "$T/ours.stats"
+	# and ours decodes it as CXL HMU: the hisi_ptt type is only a carriage
+	"$HWTRACE" report -i "$f" | grep -q "AUX stream 0: cxl-hmu (auxtrace type 0x6"
+}
