@@ -17,7 +17,9 @@ import subprocess
 import sys
 import tempfile
 
+import check_gpu
 import sim_hmu
+import sim_panthor
 
 PAGE = 4096
 PMU = "cxl_hmu_mem0.0.0"
@@ -172,6 +174,87 @@ def check_run(lines, blobs, seed, name, outdir):
               % (name, truncated))
 
 
+# panthor: name -> (aux pages, layout, expect); i915: name -> (aux pages, exponent, format, expect)
+PT_RUNS = {"pt_normal": (64, 6, "exact"), "pt_overflow": (4, 6, "overflow"),
+           "pt_v2": (64, 2, "exact")}
+OA_RUNS = {"oa_normal": (64, 12, 10, "exact"), "oa_c4b8": (16, 11, 7, "exact"),
+           "oa_lost": (2, 10, 10, "lost")}
+PT_BAD = ["pt_period_0", "pt_period_99", "pt_period_big", "pt_reserved", "pt_cpu_not_in_mask"]
+OA_BAD = ["oa_format_0", "oa_format_9", "oa_exponent_9", "oa_exponent_32", "oa_reserved"]
+
+
+def attrs(text, tag, pmu):
+    return dict(re.findall(r"%s %s (\S+) (\S+)" % (tag, pmu), text))
+
+
+def check_gpus(lines, blobs, text, seed, outdir):
+    """The simulated panthor and i915 OA PMUs, and the recorder on all three."""
+    a = attrs(text, "HWT-ATTR", "panthor_perf0")
+    a2 = attrs(text, "HWT-ATTR2", "panthor_perf0")
+    check(a.get("format/period_us") == "config:0-23" and a.get("caps/layout") == "0x6" and
+          a.get("caps/csg_blocks") == "0x0" and a2.get("caps/layout") == "0x2" and
+          a2.get("caps/csg_blocks") == "0x2" and
+          int(a.get("caps/sample_size", "0"), 0) == sim_panthor.sample_size(6) and
+          int(a2.get("caps/sample_size", "0"), 0) == sim_panthor.sample_size(2),
+          "panthor_perf0: format term and caps/ (layout 6 and 2, sample sizes) as documented")
+    o = attrs(text, "HWT-ATTR", "i915_oa0")
+    check(o.get("format/oa_format") == "config:0-7" and
+          o.get("format/oa_exponent") == "config:8-13" and o.get("caps/devid") == "0x9a49" and
+          o.get("caps/graphics_ver") == "1200" and o.get("caps/ts_freq") == "19200000",
+          "i915_oa0: format terms and caps/ as documented")
+    for name, (pages, layout, expect) in PT_RUNS.items():
+        if check_blob(lines, blobs, name, outdir):
+            check_gpu.panthor_raw(check, name, records(blobs[name]), pages * PAGE, seed,
+                                  layout, expect)
+    for name, (pages, exp, fmt, expect) in OA_RUNS.items():
+        if check_blob(lines, blobs, name, outdir):
+            check_gpu.i915_raw(check, name, records(blobs[name]), pages * PAGE, seed, exp,
+                               fmt, expect)
+    for b in PT_BAD + OA_BAD:
+        r = auxcap(lines, b, "OPEN")
+        check(r is not None and int(r["errno"]) == EINVAL, "bad term %s refused with EINVAL" % b)
+    for p in ("pt", "oa"):
+        r = auxcap(lines, p + "_per_task", "OPEN")
+        check(r is not None and int(r["errno"]) == EOPNOTSUPP, "%s: per-task refused" % p)
+        r = auxcap(lines, p + "_overwrite", "AUXMMAP")
+        check(r is not None and int(r["errno"]) != 0, "%s: overwrite mmap refused" % p)
+        r = auxcap(lines, p + "_cycles", "CYCLES")
+        check(r is not None and r["n"] == r["opened"] == r["with_data"] == "300",
+              "%s: 300 open/record/close cycles, each with data (%s)" % (p, r))
+    for tag in ("HWT-RMMOD-PT rc=0", "HWT-RMMOD-PT2 rc=0", "HWT-RMMOD-OA rc=0"):
+        check(tag in text, "rmmod: %s" % tag)
+    check_recorder(lines, blobs, text, seed, outdir)
+
+
+def check_blob(lines, blobs, name, outdir):
+    done = auxcap(lines, name, "DONE")
+    ok = done is not None and name in blobs
+    check(ok, "%s: aux_capture finished and its data came out" % name)
+    if ok:
+        open(os.path.join(outdir, name + ".aux"), "wb").write(blobs[name])
+    return ok
+
+
+def check_recorder(lines, blobs, text, seed, outdir):
+    hwt = os.environ.get("HWTRACE") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "perf-hwtrace")
+    if "rec_hmu" not in blobs or not os.access(hwt, os.X_OK):
+        check(os.environ.get("CI") != "true",
+              "recorder: perf-hwtrace-static ran in the guest and perf-hwtrace is on the host")
+        print("skip recorder: no perf-hwtrace-static in the guest or no host perf-hwtrace")
+        return
+    files = {}
+    for name in ("rec_hmu", "rec_panthor", "rec_i915"):
+        ok = ("HWT-OUT %s RECORD rc=0" % name) in text and name in blobs
+        check(ok, "%s: `perf hwtrace record` in the guest exited 0, perf.data came out" % name)
+        files[name] = os.path.join(outdir, name + ".data")
+        if name in blobs:
+            open(files[name], "wb").write(blobs[name])
+    check_gpu.data_hmu(check, hwt, files["rec_hmu"], seed, 12, 1024, 1024)
+    check_gpu.data_panthor(check, hwt, files["rec_panthor"], seed, 6)
+    check_gpu.data_i915(check, hwt, files["rec_i915"], seed, 13, 10)
+
+
 def main():
     log, seed, outdir = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     lines, blobs = parse_log(log)
@@ -201,8 +284,11 @@ def main():
     check(r is not None and r["n"] == r["opened"] == r["with_data"] == "1000",
           "1000 open/record/close cycles, each with data (%s)" % r)
     check("HWT-RMMOD rc=0" in text, "rmmod after all events closed")
+    check_gpus(lines, blobs, text, seed, outdir)
     dmesg = [ln for ln in lines if "HWT-DMESG" in ln]
-    for reason in ("access_type 0 not in 1..6", "per-task mode not supported",
+    for reason in ("period_us 99 not in 100..1000000", "oa_format 9 not supported",
+                   "oa_exponent 9 not in 10..31",
+                   "access_type 0 not in 1..6", "per-task mode not supported",
                    "overwrite mode is not supported", "hotness_granual 7"):
         check(any(reason in ln for ln in dmesg), "pr_debug reason logged: %s" % reason)
     bad = [ln for ln in lines if re.search(r"BUG|WARNING|Oops|Call Trace|HWT-FAIL|Kernel panic",

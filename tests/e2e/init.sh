@@ -71,8 +71,73 @@ run unprivileged -u 1000 -e "$(terms)"
 # leak/oops hunting: 1000 short recordings on a 100 us epoch
 run cycles -n 1000 -m 1 -t 200 -e "$(EM=1 terms)"
 
+# the recorder (when run.sh could build it): files come out base64 as well
+REC=/perf-hwtrace-static
+record() {
+	name=$1
+	shift
+	if [ -x $REC ]; then
+		$REC record "$@" -o "/tmp/$name.bin" -- sleep 0.3 >"/tmp/$name.log" 2>&1
+		echo "HWT-OUT $name RECORD rc=$?"
+		sed "s/^/HWT-OUT $name /" "/tmp/$name.log"
+		dump "$name"
+	fi
+}
+record rec_hmu -e "$(terms)" -a -m 8,64
+
 rmmod cxl_hmu_sim
 echo "HWT-RMMOD rc=$?"
+
+# --- simulated panthor perf PMU (parameters must match check.py) ---------------
+caps() {
+	for f in "$1"/format/* "$1"/caps/*; do echo "HWT-ATTR ${1##*/} ${f#$1/} $(cat "$f")"; done
+}
+insmod /panthor_perf_sim.ko seed=@SEED@ dyndbg=+p || echo "HWT-FAIL insmod panthor"
+caps /sys/bus/event_source/devices/panthor_perf0
+PT=panthor_perf0
+run pt_normal -e "$PT/period_us=2000/" -m 64 -b 300000 -t 20000 -o /tmp/pt_normal.bin
+dump pt_normal
+run pt_overflow -e "$PT/period_us=1000/" -m 4 -s 30 -b 120000 -t 20000 -o /tmp/pt_overflow.bin
+dump pt_overflow
+run pt_period_0 -e "$PT/period_us=0/"
+run pt_period_99 -e "$PT/period_us=99/"
+run pt_period_big -e "$PT/period_us=1000001/"
+run pt_reserved -e "$PT/period_us=1000,config1=1/"
+run pt_cpu_not_in_mask -C 1 -e "$PT/period_us=1000/"
+run pt_per_task -T -e "$PT/period_us=1000/"
+run pt_overwrite -R -e "$PT/period_us=1000/"
+run pt_cycles -n 300 -m 2 -t 200 -e "$PT/period_us=100/"
+record rec_panthor -e "$PT/period_us=5000/" -a -m 8,64
+rmmod panthor_perf_sim
+echo "HWT-RMMOD-PT rc=$?"
+insmod /panthor_perf_sim.ko seed=@SEED@ layout=2 || echo "HWT-FAIL insmod panthor layout=2"
+caps /sys/bus/event_source/devices/panthor_perf0 | sed 's/HWT-ATTR/HWT-ATTR2/'
+run pt_v2 -e "$PT/period_us=2000/" -m 64 -b 150000 -t 20000 -o /tmp/pt_v2.bin
+dump pt_v2
+rmmod panthor_perf_sim
+echo "HWT-RMMOD-PT2 rc=$?"
+
+# --- simulated i915 OA PMU ------------------------------------------------------
+insmod /i915_oa_sim.ko seed=@SEED@ dyndbg=+p || echo "HWT-FAIL insmod i915"
+caps /sys/bus/event_source/devices/i915_oa0
+OA=i915_oa0
+run oa_normal -e "$OA/oa_format=10,oa_exponent=12/" -m 64 -b 132000 -t 20000 -o /tmp/oa_normal.bin
+dump oa_normal
+run oa_c4b8 -e "$OA/oa_format=7,oa_exponent=11/" -m 16 -b 36000 -t 20000 -o /tmp/oa_c4b8.bin
+dump oa_c4b8
+run oa_lost -e "$OA/oa_format=10,oa_exponent=10/" -m 2 -s 20 -b 60000 -t 20000 -o /tmp/oa_lost.bin
+dump oa_lost
+run oa_format_0 -e "$OA/oa_format=0,oa_exponent=12/"
+run oa_format_9 -e "$OA/oa_format=9,oa_exponent=12/"
+run oa_exponent_9 -e "$OA/oa_format=10,oa_exponent=9/"
+run oa_exponent_32 -e "$OA/oa_format=10,oa_exponent=32/"
+run oa_reserved -e "$OA/oa_format=10,oa_exponent=12,config2=1/"
+run oa_per_task -T -e "$OA/oa_format=10,oa_exponent=12/"
+run oa_overwrite -R -e "$OA/oa_format=10,oa_exponent=12/"
+run oa_cycles -n 300 -m 1 -t 200 -e "$OA/oa_format=10,oa_exponent=10/"
+record rec_i915 -e "$OA/oa_format=10,oa_exponent=13/" -a -m 8,64
+rmmod i915_oa_sim
+echo "HWT-RMMOD-OA rc=$?"
 dmesg | sed 's/^/HWT-DMESG /'
 echo "HWT-END"
 poweroff -f

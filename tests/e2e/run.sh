@@ -69,13 +69,24 @@ fi
 
 # --- modules, test program, initramfs ---------------------------------------
 make -s -C "$ROOT/kernel" KVER="$KVER" >/dev/null
+# the recorder for the guest and the host tool that checks its files
+make -s -C "$ROOT" BUILD="$BUILD" static all >/dev/null ||
+	echo "e2e: WARNING: make static all failed" >&2
 gcc -O2 -static -Wall -Wextra -o "$E2E/aux_capture" "$ROOT/tests/e2e/aux_capture.c"
 
 R=$E2E/root
 rm -rf "$R"
 mkdir -p "$R/bin" "$R/proc" "$R/sys" "$R/dev" "$R/tmp"
 cp /bin/busybox "$R/bin/"
-cp "$ROOT/kernel/cxl_hmu_sim.ko" "$E2E/aux_capture" "$R/"
+cp "$ROOT"/kernel/{cxl_hmu_sim,panthor_perf_sim,i915_oa_sim}.ko "$E2E/aux_capture" "$R/"
+if [ -x "$BUILD/perf-hwtrace-static" ]; then
+	cp "$BUILD/perf-hwtrace-static" "$R/"
+elif [ "${CI:-}" = true ]; then
+	echo "e2e: FAIL (CI=true): no $BUILD/perf-hwtrace-static for the guest" >&2
+	exit 1
+else
+	echo "e2e: WARNING: no $BUILD/perf-hwtrace-static: the recorder is not tested" >&2
+fi
 sed "s/@SEED@/$SEED/g" "${INIT:-$ROOT/tests/e2e/init.sh}" > "$R/init"
 chmod 755 "$R/init"
 (cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) > "$E2E/initrd.gz"

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmu.c - i915 OA PMU with AUX output (DESIGN.md 4.3).
+ *
+ * The AUX buffer receives the byte stream read() on an i915 perf fd returns:
+ * records {u32 type; u16 pad; u16 size} followed by their body.  SAMPLE (1)
+ * carries one raw OA report; OA_REPORT_LOST (2) and OA_BUFFER_LOST (3),
+ * written just before the first report after the loss, carry none.  A report
+ * and the loss records before it are written together and never straddle
+ * the end of the AUX buffer.  Reports that do not fit stay in the OA buffer
+ * (which loses reports when it fills up) and the record is flagged
+ * TRUNCATED.
+ *
+ * The caps/ directory of the PMU exports the device words a recorder puts
+ * into AUXTRACE_INFO priv[] (Documentation/kernel.rst).
+ */
+#define pr_fmt(fmt) "i915_oa: " fmt
+
+#include <linux/bits.h>
+#include <linux/cpumask.h>
+#include <linux/device.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+#include <asm/unaligned.h>
+
+#include "../common/aux.h"
+#include "backend.h"
+
+#define OA_REC_SAMPLE		1
+#define OA_REC_REPORT_LOST	2
+#define OA_REC_BUFFER_LOST	3
+#define OA_REC_HDR		8
+#define OA_EXPONENT_MAX		31	/* i915's OA_EXPONENT_MAX */
+
+/**
+ * struct i915_oa_pmu - one registered PMU
+ * @pmu:	perf's view
+ * @dev:	the backend's device
+ * @handle:	AUX output handle of the running event (the PMU is exclusive)
+ * @event:	the started event, NULL when stopped
+ * @owner:	event the backend is configured for
+ * @report_size: bytes per report of @owner's format
+ * @staged:	@report was read from the OA buffer but not written yet
+ * @lost:	I915_OA_LOST_* flags preceding @report
+ * @full_reported: TRUNCATED already sent for the current overrun
+ * @report:	the staged report
+ * @name:	i915_oa<N>
+ */
+struct i915_oa_pmu {
+	struct pmu pmu;
+	struct i915_oa_dev *dev;
+	struct perf_output_handle handle;
+	struct perf_event *event;
+	struct perf_event *owner;
+	u32 report_size;
+	bool staged;
+	u32 lost;
+	bool full_reported;
+	u8 report[I915_OA_MAX_REPORT];
+	char name[32];
+};
+
+#define to_op(p) container_of(p, struct i915_oa_pmu, pmu)
+
+PMU_FORMAT_ATTR(oa_format, "config:0-7");
+PMU_FORMAT_ATTR(oa_exponent, "config:8-13");
+
+static struct attribute *op_format_attrs[] = {
+	&format_attr_oa_format.attr,
+	&format_attr_oa_exponent.attr,
+	NULL
+};
+
+static const struct attribute_group op_format_group = {
+	.name = "format",
+	.attrs = op_format_attrs,
+};
+
+static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct i915_oa_pmu *op = to_op(dev_get_drvdata(dev));
+
+	return cpumap_print_to_pagebuf(true, buf, cpumask_of(op->dev->cpu));
+}
+static DEVICE_ATTR_RO(cpumask);
+
+static ssize_t devid_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%#x\n", to_op(dev_get_drvdata(dev))->dev->caps.devid);
+}
+static DEVICE_ATTR_RO(devid);
+
+static ssize_t graphics_ver_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_op(dev_get_drvdata(dev))->dev->caps.graphics_ver);
+}
+static DEVICE_ATTR_RO(graphics_ver);
+
+static ssize_t ts_freq_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", to_op(dev_get_drvdata(dev))->dev->caps.ts_freq);
+}
+static DEVICE_ATTR_RO(ts_freq);
+
+static struct attribute *op_cpumask_attrs[] = {
+	&dev_attr_cpumask.attr,
+	NULL
+};
+
+static const struct attribute_group op_cpumask_group = {
+	.attrs = op_cpumask_attrs,
+};
+
+static struct attribute *op_caps_attrs[] = {
+	&dev_attr_devid.attr,
+	&dev_attr_graphics_ver.attr,
+	&dev_attr_ts_freq.attr,
+	NULL
+};
+
+static const struct attribute_group op_caps_group = {
+	.name = "caps",
+	.attrs = op_caps_attrs,
+};
+
+static const struct attribute_group *op_groups[] = {
+	&op_format_group,
+	&op_cpumask_group,
+	&op_caps_group,
+	NULL
+};
+
+static int op_parse(const struct i915_oa_pmu *op, const struct perf_event_attr *attr,
+		    struct i915_oa_config *cfg)
+{
+	const struct i915_oa_caps *caps = &op->dev->caps;
+
+	if ((attr->config & ~GENMASK_ULL(13, 0)) || attr->config1 || attr->config2) {
+		pr_debug("%s: reserved config bits set: %#llx %#llx %#llx\n", op->name,
+			 attr->config, attr->config1, attr->config2);
+		return -EINVAL;
+	}
+	cfg->format = attr->config & 0xff;
+	cfg->exponent = (attr->config >> 8) & 0x3f;
+	if (cfg->format >= 16 || !(caps->formats & BIT(cfg->format)) ||
+	    !caps->report_size[cfg->format]) {
+		pr_debug("%s: oa_format %u not supported (mask %#x)\n", op->name, cfg->format,
+			 caps->formats);
+		return -EINVAL;
+	}
+	if (cfg->exponent < caps->min_exponent || cfg->exponent > OA_EXPONENT_MAX) {
+		pr_debug("%s: oa_exponent %u not in %u..%u\n", op->name, cfg->exponent,
+			 caps->min_exponent, OA_EXPONENT_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void op_event_destroy(struct perf_event *event)
+{
+	struct i915_oa_pmu *op = to_op(event->pmu);
+
+	cmpxchg(&op->owner, event, NULL);
+}
+
+static int op_event_init(struct perf_event *event)
+{
+	struct i915_oa_pmu *op = to_op(event->pmu);
+	struct i915_oa_config cfg;
+	int ret;
+
+	if (event->attr.type != event->pmu->type)
+		return -ENOENT;
+	if (event->attach_state & PERF_ATTACH_TASK || event->cpu < 0) {
+		pr_debug("%s: per-task mode not supported\n", op->name);
+		return -EOPNOTSUPP;
+	}
+	if (event->cpu != op->dev->cpu) {
+		pr_debug("%s: cpu %d not in cpumask (%d)\n", op->name, event->cpu, op->dev->cpu);
+		return -EINVAL;
+	}
+	ret = op_parse(op, &event->attr, &cfg);
+	if (ret)
+		return ret;
+	event->destroy = op_event_destroy;
+	return 0;
+}
+
+static u8 *op_put_hdr(u8 *p, u32 type, u16 size)
+{
+	put_unaligned_le32(type, p);
+	put_unaligned_le16(0, p + 4);
+	put_unaligned_le16(size, p + 6);
+	return p + OA_REC_HDR;
+}
+
+/* The staged report and its loss records as one contiguous unit. */
+static unsigned long op_unit_len(const struct i915_oa_pmu *op)
+{
+	return OA_REC_HDR * (hweight32(op->lost & 3) + 1) + op->report_size;
+}
+
+static void op_write_unit(struct i915_oa_pmu *op, u8 *p)
+{
+	if (op->lost & I915_OA_LOST_BUFFER)
+		p = op_put_hdr(p, OA_REC_BUFFER_LOST, OA_REC_HDR);
+	if (op->lost & I915_OA_LOST_REPORT)
+		p = op_put_hdr(p, OA_REC_REPORT_LOST, OA_REC_HDR);
+	p = op_put_hdr(p, OA_REC_SAMPLE, OA_REC_HDR + op->report_size);
+	memcpy(p, op->report, op->report_size);
+}
+
+void i915_oa_pmu_poll(struct i915_oa_dev *dev)
+{
+	struct i915_oa_pmu *op = dev->pmu;
+	struct perf_output_handle *h;
+	unsigned long written = 0, len;
+	bool reopened = false;
+	void *p;
+
+	if (!op || !op->event)
+		return;
+	h = &op->handle;
+	if (!h->event && !perf_aux_output_begin(h, op->event))
+		return;		/* buffer full: the core disables the event */
+	for (;;) {
+		if (!op->staged) {
+			if (!dev->ops->pending(dev))
+				break;
+			op->lost = dev->ops->read(dev, op->report);
+			op->staged = true;
+		}
+		len = op_unit_len(op);
+		p = hwt_aux_reserve(h, written, len);
+		if (p == HWT_AUX_REOPEN || (!p && !reopened)) {
+			/* publish, then reopen: skips the tail or sees the reader's progress */
+			reopened |= !p;
+			perf_aux_output_end(h, written);
+			written = 0;
+			if (!perf_aux_output_begin(h, op->event))
+				return;
+			continue;
+		}
+		if (!p) {
+			if (!op->full_reported)
+				perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
+			op->full_reported = true;
+			break;
+		}
+		op_write_unit(op, p);
+		written += len;
+		op->staged = false;
+		op->full_reported = false;
+	}
+	perf_aux_output_end(h, written);
+	perf_aux_output_begin(h, op->event);
+}
+EXPORT_SYMBOL_GPL(i915_oa_pmu_poll);
+
+static void op_start(struct perf_event *event, int flags)
+{
+	struct i915_oa_pmu *op = to_op(event->pmu);
+
+	event->hw.state = 0;
+	op->event = event;
+	op->full_reported = false;
+	if (!perf_aux_output_begin(&op->handle, event))
+		pr_debug("%s: start: AUX buffer full\n", op->name);
+	op->dev->ops->start(op->dev);
+}
+
+static void op_stop(struct perf_event *event, int flags)
+{
+	struct i915_oa_pmu *op = to_op(event->pmu);
+
+	if (!op->event)
+		return;
+	op->dev->ops->stop(op->dev);
+	if (op->handle.event)
+		perf_aux_output_end(&op->handle, 0);
+	op->event = NULL;
+	event->hw.state = PERF_HES_STOPPED;
+}
+
+static int op_add(struct perf_event *event, int flags)
+{
+	struct i915_oa_pmu *op = to_op(event->pmu);
+	struct i915_oa_config cfg;
+	int ret;
+
+	if (op->owner != event) {
+		ret = op_parse(op, &event->attr, &cfg);
+		if (!ret)
+			ret = op->dev->ops->configure(op->dev, &cfg);
+		if (ret)
+			return ret;
+		op->owner = event;
+		op->report_size = op->dev->caps.report_size[cfg.format];
+		op->staged = false;
+	}
+	event->hw.state = PERF_HES_STOPPED;
+	if (flags & PERF_EF_START)
+		op_start(event, 0);
+	return 0;
+}
+
+static void op_del(struct perf_event *event, int flags)
+{
+	op_stop(event, PERF_EF_UPDATE);
+}
+
+static void op_read(struct perf_event *event)
+{
+	/* Nothing to count: the reports are in the AUX buffer. */
+}
+
+static void *op_setup_aux(struct perf_event *event, void **pages, int nr_pages, bool overwrite)
+{
+	struct i915_oa_pmu *op = to_op(event->pmu);
+
+	if (overwrite)
+		pr_debug("%s: overwrite mode is not supported\n", op->name);
+	return hwt_aux_setup(pages, nr_pages, overwrite);
+}
+
+int i915_oa_pmu_add(struct i915_oa_dev *dev)
+{
+	struct i915_oa_pmu *op;
+	int ret, f;
+
+	if (!dev->ops || !cpu_online(dev->cpu))
+		return -EINVAL;
+	for (f = 0; f < 16; f++)
+		if (dev->caps.report_size[f] > I915_OA_MAX_REPORT)
+			return -EINVAL;
+	op = kzalloc(sizeof(*op), GFP_KERNEL);
+	if (!op)
+		return -ENOMEM;
+	snprintf(op->name, sizeof(op->name), "i915_oa%d", dev->instance);
+	op->dev = dev;
+	op->pmu = (struct pmu) {
+		.module = THIS_MODULE,
+		.attr_groups = op_groups,
+		.task_ctx_nr = perf_invalid_context,
+		.capabilities = PERF_PMU_CAP_EXCLUSIVE | PERF_PMU_CAP_NO_EXCLUDE,
+		.event_init = op_event_init,
+		.add = op_add,
+		.del = op_del,
+		.start = op_start,
+		.stop = op_stop,
+		.read = op_read,
+		.setup_aux = op_setup_aux,
+		.free_aux = hwt_aux_free,
+	};
+	dev->pmu = op;
+	ret = perf_pmu_register(&op->pmu, op->name, -1);
+	if (ret) {
+		dev->pmu = NULL;
+		kfree(op);
+	}
+	return ret;
+}
+EXPORT_SYMBOL_GPL(i915_oa_pmu_add);
+
+void i915_oa_pmu_remove(struct i915_oa_dev *dev)
+{
+	struct i915_oa_pmu *op = dev->pmu;
+
+	if (!op)
+		return;
+	perf_pmu_unregister(&op->pmu);
+	dev->pmu = NULL;
+	kfree(op);
+}
+EXPORT_SYMBOL_GPL(i915_oa_pmu_remove);

@@ -1,0 +1,183 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Checks of the panthor and i915 OA recordings and of the recorder's perf.data
+files (called by check.py).  Expectations come from sim_panthor.py,
+sim_i915.py and sim_hmu.py, independent models of the seeded devices."""
+import json
+import re
+import struct
+import subprocess
+
+import sim_hmu
+import sim_i915
+import sim_panthor
+
+
+def whole(recs, aux_size, units):
+    """Records hold whole units (units(data) -> their lengths, or None) and no
+    unit crosses the end of the AUX buffer."""
+    for off, _size, _f, data in recs:
+        lens = units(data)
+        if lens is None or sum(lens) != len(data):
+            return False
+        for n in lens:
+            if off // aux_size != (off + n - 1) // aux_size:
+                return False
+            off += n
+    return True
+
+
+def oa_units(data):
+    """A report and the loss records just before it form one unit."""
+    try:
+        recs = sim_i915.walk(data)
+    except ValueError:
+        return None
+    lens, cur = [], 0
+    for t, body in recs:
+        cur += 8 + len(body)
+        if t == 1:
+            lens.append(cur)
+            cur = 0
+    return lens + ([cur] if cur else [])
+
+
+def panthor_raw(check, name, recs, aux_size, seed, layout, expect):
+    ss = sim_panthor.sample_size(layout)
+    check(whole(recs, aux_size, lambda d: [ss] * (len(d) // ss)),
+          "%s: records are whole %d-byte samples, none across the buffer end" % (name, ss))
+    j, bad, n, over = 0, [], 0, 0
+    for _off, _size, _f, data in recs:
+        for p in range(0, len(data) - ss + 1, ss):
+            hdr, blks = sim_panthor.parse_sample(data[p:p + ss], layout)
+            bad += sim_panthor.check_sample(seed, layout, j, hdr, blks)
+            over += hdr["flags"] & 1
+            j, n = hdr["k"], n + 1
+    check(n > 0 and not bad, "%s: %d samples (layout %d) equal the model (seed %d)%s"
+          % (name, n, layout, seed, "".join("\n    " + b for b in bad[:5])))
+    trunc = sum(1 for r in recs if r[2] & 1)
+    if expect == "exact":
+        check(over == 0 and trunc == 0 and j == n,
+              "%s: one sample per period, no OVERFLOW or TRUNCATED" % name)
+    else:
+        check(over > 0 and trunc > 0, "%s: AUX overrun: %d OVERFLOW samples, %d TRUNCATED "
+              "records, counters carried over" % (name, over, trunc))
+
+
+def i915_raw(check, name, recs, aux_size, seed, exp, fmt, expect):
+    items, bad = [], []
+    for off, _size, _f, data in recs:
+        try:
+            for t, body in sim_i915.walk(data):
+                if t == 1:
+                    k = sim_i915.k_of_ts(struct.unpack_from("<I", body, 4)[0], exp)
+                    items.append(("sample", k, body == sim_i915.report(seed, exp, fmt, k)))
+                elif t in (2, 3) and not body:
+                    items.append(("report_lost" if t == 2 else "buffer_lost",))
+                else:
+                    bad.append("record type %d size %d at %#x" % (t, len(body), off))
+        except ValueError as e:
+            bad.append(str(e))
+    check(whole(recs, aux_size, oa_units) and not bad,
+          "%s: records are whole i915 perf records, none across the buffer end%s"
+          % (name, "".join("\n    " + b for b in bad[:5])))
+    probs, n, rl, bl = sim_i915.check_stream(seed, exp, fmt, items)
+    check(n > 0 and not probs, "%s: %d reports (format %d) equal the model byte for byte, in "
+          "sequence%s" % (name, n, fmt, "".join("\n    " + b for b in probs[:5])))
+    if expect == "exact":
+        check(rl == bl == 0, "%s: no lost records" % name)
+    else:
+        check(rl > 0 and bl > 0 and any(r[2] & 1 for r in recs),
+              "%s: AUX overrun: %d OA_REPORT_LOST, %d OA_BUFFER_LOST, TRUNCATED" %
+              (name, rl, bl))
+
+
+def tool(args):
+    r = subprocess.run(args, capture_output=True, text=True)
+    return r.returncode, r.stdout, r.stderr
+
+
+def script_json(hwt, path):
+    rc, out, err = tool([hwt, "script", "--json", "-i", path])
+    return rc, [json.loads(ln) for ln in out.splitlines() if ln.startswith("{")], err
+
+
+def data_hmu(check, hwt, path, seed, gran, rsize, thr):
+    rc, out, err = tool([hwt, "report", "-D", "-i", path])
+    lines = out.splitlines()
+    heads = [ln for ln in lines if ln.startswith("Header 0: units: ")]
+    model = sim_hmu.SimHmu(seed, (rsize << 28) >> gran, 16, thr).packets()
+    # one model batch is one packet, or several when the buffer end cut it
+    units = [int(h.split()[3], 16) for h in heads if h.endswith(" counter_width 10")]
+    part, left = len(units) == len(heads), 0
+    for n in units:
+        if not left:
+            left = next(model)[0]
+        part, left = part and n <= left, left - n
+    check(rc == 0 and heads and part and "Header 1 : deadbeef" in lines and
+          any(re.fullmatch(r"\. \.\.\. CXL_HMU data: size \d+ bytes", ln) for ln in lines),
+          "rec_hmu: `report -D` prints the RFC's lines; %d packet headers split the model's "
+          "batches exactly"
+          % len(heads))
+    rc, recs, err = script_json(hwt, path)
+    got = [(r["unit"], r["count"]) for r in recs if r.get("type") == "cxl_hmu_unit"]
+    model = sim_hmu.SimHmu(seed, (rsize << 28) >> gran, 16, thr).packets()
+    want = []
+    while len(want) < len(got):
+        want += [(e >> 16, e & 0xFFFF) for e in next(model)[1]]
+    check(rc == 0 and got and got == want[:len(got)],
+          "rec_hmu: `script --json`: %d units/counts equal the model" % len(got))
+
+
+def data_panthor(check, hwt, path, seed, layout):
+    rc, recs, err = script_json(hwt, path)
+    samples = {}
+    for r in recs:
+        if r.get("type") == "panthor_block":
+            samples.setdefault(r["sample"], []).append(r)
+    j, bad = 0, []
+    bl = sim_panthor.blocks(layout)
+    for s in sorted(samples):
+        blks = samples[s]
+        k = blks[0]["user_data"]
+        if len(blks) != len(bl) or k <= j:
+            bad.append("sample %d: %d blocks, user_data %d after %d" % (s, len(blks), k, j))
+            j = k
+            continue
+        cyc = sim_panthor.cycles(j, k)
+        for (b, x), r in zip(bl, blks):
+            st = sim_panthor.states(k, b, x)
+            want = dict(block_type=sim_panthor.KINDS[b], block_idx=x,
+                        block_states=[n for i, n in enumerate(sim_panthor.STATE_NAMES)
+                                      if st >> i & 1],
+                        flags=["OVERFLOW"] if k - j > 1 else [],
+                        cycles=cyc[sim_panthor.CLOCK[b]],
+                        values=sim_panthor.counters(seed, j, k, b, x))
+            got = {key: r.get(key) for key in want}
+            if got != want:
+                bad.append("sample %d k=%d %s %d: %s" % (
+                    s, k, want["block_type"], x,
+                    [key for key in want if got[key] != want[key]]))
+        j = k
+    check(rc == 0 and samples and not bad,
+          "rec_panthor: `script --json`: %d samples (layout %d) equal the model%s"
+          % (len(samples), layout, "".join("\n    " + b for b in bad[:5])))
+
+
+def data_i915(check, hwt, path, seed, exp, fmt):
+    rc, recs, err = script_json(hwt, path)
+    items = []
+    for r in recs:
+        if r.get("type") == "i915_oa_lost":
+            items.append((r["kind"],))
+        elif r.get("type") == "i915_oa_report":
+            k = sim_i915.k_of_ts(r["ts"], exp)
+            v = sim_i915.values(seed, exp, fmt, k)
+            reason = ["timer"] if v["reason"] == 1 else ["context-switch"]
+            ok = (r["reason"] == reason and r["ctx"] == v["ctx"] and r["ctx_valid"] and
+                  r["ticks"] == v["ticks"] and r.get("a", []) == v["a"] and
+                  r["b"] == v["b"] and r["c"] == v["c"])
+            items.append(("sample", k, ok))
+    probs, n, rl, bl = sim_i915.check_stream(seed, exp, fmt, items)
+    check(rc == 0 and n > 0 and not probs,
+          "rec_i915: `script --json`: %d reports (format %d) equal the model%s"
+          % (n, fmt, "".join("\n    " + b for b in probs[:5])))
