@@ -105,15 +105,19 @@ unit: $(UNIT_BIN)
 	echo "unit: $$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 
 bats: $(TOOL)
-	HWTRACE=$(abspath $(TOOL)) BUILD=$(abspath $(BUILD)) bats --print-output-on-failure tests/bats
+	HWTRACE=$(abspath $(TOOL)) BUILD=$(abspath $(BUILD)) TEST_CC="$(CC)" \
+		TEST_LDFLAGS="$(LDFLAGS)" bats --print-output-on-failure tests/bats
 
 # ASan+UBSan build of everything in its own tree, then the whole suite on it.
+# Both steps get the same variables (the nested make in install.bats too,
+# through MAKEFLAGS), so nothing is rebuilt or linked without the sanitizers.
+SAN      := -fsanitize=address,undefined
+ASAN_VARS = BUILD=build-asan CC=clang OPT=-O1 LDFLAGS="$(SAN)" \
+	    CFLAGS="-O1 -g $(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+
 check: deps
-	$(MAKE) BUILD=build-asan CC=clang OPT=-O1 \
-		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
-		LDFLAGS="-fsanitize=address,undefined" all
-	$(MAKE) BUILD=build-asan CC=clang unit bats \
-		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1
+	$(MAKE) $(ASAN_VARS) all
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(MAKE) $(ASAN_VARS) unit bats
 	$(MAKE) fuzz
 	$(MAKE) lint
 

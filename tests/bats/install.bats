@@ -53,8 +53,10 @@ int main(int argc, char **argv)
 }
 C
 	export PKG_CONFIG_PATH="$P/lib/pkgconfig"
-	cc -o "$BATS_FILE_TMPDIR/count" "$src" $(pkg-config --cflags libhwtrace) \
-		$(pkg-config --libs --static libhwtrace) -Wl,-rpath,"$P/lib"
+	# the same compiler and link flags as the library (sanitizers in make check)
+	${TEST_CC:-cc} ${TEST_LDFLAGS:-} -o "$BATS_FILE_TMPDIR/count" "$src" \
+		$(pkg-config --cflags libhwtrace) $(pkg-config --libs --static libhwtrace) \
+		-Wl,-rpath,"$P/lib"
 	"$P/bin/perf-hwtrace" synth --type cxl-hmu --seed 2 --size 16K \
 		--manifest "$BATS_FILE_TMPDIR/m" -o "$BATS_FILE_TMPDIR/j.data"
 	run "$BATS_FILE_TMPDIR/count" "$BATS_FILE_TMPDIR/j.data"
