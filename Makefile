@@ -3,7 +3,7 @@
 #   make deps     apt-get install what is missing (fast when nothing is)
 #   make          libhwtrace (static + shared) and build/perf-hwtrace
 #   make demo     deps + build + a synth CXL HMU recording shown by report and script
-#   make test     deps + build + every test (C unit tests, bats suites)
+#   make test     deps + build + every test (C unit tests, bats suites, QEMU e2e)
 #   make check    the tests under ASan+UBSan, fuzz targets for a bounded time, lint
 #   make bench    throughput and memory benchmarks
 #   make install  PREFIX=/usr/local (binary, library, headers, pkg-config, man pages)
@@ -96,6 +96,7 @@ demo: deps
 test: deps
 	$(MAKE) all
 	$(MAKE) unit bats
+	$(MAKE) e2e
 
 unit: $(UNIT_BIN)
 	@pass=0; fail=0; \

@@ -58,8 +58,12 @@ mkdir -p "$E2E"
 VMLINUZ=$E2E/vmlinuz-$KVER
 if [ ! -s "$VMLINUZ" ]; then
 	dl=$(mktemp -d "$E2E/dl.XXXXXX")
-	( cd "$dl" && { apt-get download -q "linux-image-$KVER" 2>/dev/null ||
-			apt-get download -q "linux-image-$KVER-unsigned"; } ) ||
+	fetch() {
+		( cd "$dl" && { apt-get download -q "linux-image-$KVER" 2>/dev/null ||
+				apt-get download -q "linux-image-$KVER-unsigned"; } )
+	}
+	# stale package lists on a fresh machine: refresh them once and retry
+	fetch || { sudo_ apt-get update -qq && fetch; } ||
 		{ rm -rf "$dl"; skip "cannot download linux-image-$KVER"; }
 	dpkg-deb --fsys-tarfile "$dl"/linux-image-*.deb |
 		tar -x -O "./boot/vmlinuz-$KVER" > "$VMLINUZ.tmp"
