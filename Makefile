@@ -87,8 +87,9 @@ deps:
 demo: deps
 	$(MAKE) all
 	@mkdir -p $(BUILD)/demo
-	$(TOOL) synth --type cxl-hmu --seed 1 --size 64K -o $(BUILD)/demo/hmu.data
-	$(TOOL) report -i $(BUILD)/demo/hmu.data
+	$(TOOL) synth --type cxl-hmu --seed 1 --size 256K --range-size 1 -o $(BUILD)/demo/hmu.data
+	$(TOOL) report -i $(BUILD)/demo/hmu.data \
+		--hdm base=0x4000000000,size=0x20000000,ways=2,granularity=4096,pos=1
 	$(TOOL) script -i $(BUILD)/demo/hmu.data | head -n 20
 
 # --- tests -------------------------------------------------------------------

@@ -102,6 +102,9 @@ static int hmu_cfg__init(struct hmu_cfg *c, const struct synth_opts *o)
 	if (opt_u64(o, "width", 16, 1, 32, &v))
 		return -1;
 	c->width = (uint32_t)v;
+	/* the monitored range, in the range_size term's 256 MiB blocks */
+	if (opt_u64(o, "range-size", 1024, 1, UINT32_MAX, &c->range_size))
+		return -1;
 	if (opt_u64(o, "pmu-type", 42, 6, UINT32_MAX, &v))
 		return -1;
 	c->pmu_type = (uint32_t)v;
@@ -408,5 +411,5 @@ const struct synth_ops synth_cxl_hmu = {
 	.type = "cxl-hmu",
 	.write = hmu_write,
 	.help = "CXL HMU hotlists [--granual N (12)] [--threshold N (1024)] [--width N (16)] "
-		"[--pmu-type N (42)]",
+		"[--range-size N (1024, in 256 MiB)] [--pmu-type N (42)]",
 };
