@@ -129,6 +129,22 @@ int cli__decoder_opt(struct cli *c, int argc, char **argv, int *i)
 	return 1;
 }
 
+int cli__common_opt(struct cli *c, int argc, char **argv, int *i)
+{
+	const char *arg = argv[*i], *v;
+
+	if (!strncmp(arg, "-i", 2) && arg[2]) {
+		c->input = arg + 2;
+		return 1;
+	}
+	if ((v = cli__opt_value(argc, argv, i, "-i")) ||
+	    (v = cli__opt_value(argc, argv, i, "--input"))) {
+		c->input = v;
+		return 1;
+	}
+	return cli__decoder_opt(c, argc, argv, i);
+}
+
 void cli__print_totals(struct cli *c, FILE *f)
 {
 	const struct hwt_bytes *b = &c->diag.bytes;

@@ -36,6 +36,12 @@ void cli__fini(struct cli *c);
  */
 int cli__decoder_opt(struct cli *c, int argc, char **argv, int *i);
 
+/*
+ * Options every decoding command takes: -i FILE, -iFILE, --input FILE and
+ * decoder options.  Same return values as cli__decoder_opt().
+ */
+int cli__common_opt(struct cli *c, int argc, char **argv, int *i);
+
 /* Value of --KEY VALUE style option at argv[*i] named @name; NULL if not it. */
 const char *cli__opt_value(int argc, char **argv, int *i, const char *name);
 

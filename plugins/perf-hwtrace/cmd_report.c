@@ -29,7 +29,7 @@ int cmd_report(int argc, char **argv)
 	cli__init(&c, "report");
 	c.input = "perf.data";
 	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v;
+		const char *arg = argv[i];
 		int r;
 
 		if (!strcmp(arg, "-D") || !strcmp(arg, "--dump-raw-trace") ||
@@ -40,12 +40,7 @@ int cmd_report(int argc, char **argv)
 		} else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
 			help();
 			return 0;
-		} else if (!strncmp(arg, "-i", 2) && arg[2]) {
-			c.input = arg + 2;
-		} else if ((v = cli__opt_value(argc, argv, &i, "-i")) ||
-			   (v = cli__opt_value(argc, argv, &i, "--input"))) {
-			c.input = v;
-		} else if ((r = cli__decoder_opt(&c, argc, argv, &i)) != 0) {
+		} else if ((r = cli__common_opt(&c, argc, argv, &i)) != 0) {
 			if (r < 0)
 				return EXIT_USAGE;
 		} else {

@@ -46,12 +46,7 @@ int cmd_script(int argc, char **argv)
 			a.fields = fields;
 		} else if (!strcmp(arg, "-s") || !strncmp(arg, "--script", 8)) {
 			return script_python__main(&c, argc, argv, i);
-		} else if (!strncmp(arg, "-i", 2) && arg[2]) {
-			c.input = arg + 2;
-		} else if ((v = cli__opt_value(argc, argv, &i, "-i")) ||
-			   (v = cli__opt_value(argc, argv, &i, "--input"))) {
-			c.input = v;
-		} else if ((r = cli__decoder_opt(&c, argc, argv, &i)) != 0) {
+		} else if ((r = cli__common_opt(&c, argc, argv, &i)) != 0) {
 			if (r < 0)
 				return EXIT_USAGE;
 		} else {
