@@ -346,6 +346,37 @@ int hwt_writer__set_feature_string(struct hwt_writer *w, enum hwt_feature feat, 
 }
 
 /**
+ * hwt_writer__set_cmdline - CMDLINE: u32 nr, then nr perf_header_strings
+ */
+int hwt_writer__set_cmdline(struct hwt_writer *w, int argc, const char *const *argv)
+{
+	struct blob b = { 0 };
+	int ret;
+
+	blob_u32(&b, (uint32_t)argc);
+	for (int i = 0; i < argc; i++)
+		blob_string(&b, argv[i]);
+	if (b.nomem) {
+		free(b.p);
+		errno = ENOMEM;
+		return -1;
+	}
+	ret = hwt_writer__set_feature(w, HWT_FEAT_CMDLINE, b.p, b.len);
+	free(b.p);
+	return ret;
+}
+
+/**
+ * hwt_writer__set_nrcpus - NRCPUS: u32 available, u32 online
+ */
+int hwt_writer__set_nrcpus(struct hwt_writer *w, uint32_t avail, uint32_t online)
+{
+	const uint32_t v[2] = { avail, online };
+
+	return hwt_writer__set_feature(w, HWT_FEAT_NRCPUS, v, sizeof(v));
+}
+
+/**
  * hwt_writer__set_pmu_mappings - PMU_MAPPINGS: u32 nr, then {u32 type, string name}
  */
 int hwt_writer__set_pmu_mappings(struct hwt_writer *w, const struct hwt_pmu_mapping *m, uint32_t n)

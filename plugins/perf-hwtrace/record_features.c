@@ -16,38 +16,19 @@
 #include "hwtrace/pmu_format.h"
 #include "record_state.h"
 
-/* perf_header_string: u32 len (text + NUL rounded up to 64), NUL-padded text */
-static size_t put_string(uint8_t *dst, const char *s)
-{
-	uint32_t n = (uint32_t)strlen(s), len = (n + 1 + 63) / 64 * 64;
-
-	if (dst) {
-		memcpy(dst, &len, 4);
-		memcpy(dst + 4, s, n);
-		memset(dst + 4 + n, 0, len - n);
-	}
-	return 4 + len;
-}
-
-/* CMDLINE: u32 nr, then nr perf_header_strings */
+/* CMDLINE: this program's name, then the record command line */
 static int set_cmdline(struct hwt_writer *w, int argc, char **argv)
 {
-	size_t size = 4 + put_string(NULL, "perf-hwtrace"), off;
-	uint32_t nr = (uint32_t)argc + 1;
-	uint8_t *buf;
+	const char **v = calloc((size_t)argc + 1, sizeof(*v));
 	int ret;
 
-	for (int i = 0; i < argc; i++)
-		size += put_string(NULL, argv[i]);
-	buf = malloc(size);
-	if (!buf)
+	if (!v)
 		return -1;
-	memcpy(buf, &nr, 4);
-	off = 4 + put_string(buf + 4, "perf-hwtrace");
+	v[0] = "perf-hwtrace";
 	for (int i = 0; i < argc; i++)
-		off += put_string(buf + off, argv[i]);
-	ret = hwt_writer__set_feature(w, HWT_FEAT_CMDLINE, buf, size);
-	free(buf);
+		v[i + 1] = argv[i];
+	ret = hwt_writer__set_cmdline(w, argc + 1, v);
+	free(v);
 	return ret;
 }
 
@@ -107,7 +88,6 @@ static int set_pmu_mappings(struct hwt_writer *w, const char *sysfs)
 int rec_features__set(struct hwt_writer *w, const char *sysfs, int argc, char **argv)
 {
 	struct utsname u;
-	uint32_t nrcpus[2];
 	char host[256];
 	int err = 0;
 
@@ -116,14 +96,12 @@ int rec_features__set(struct hwt_writer *w, const char *sysfs, int argc, char **
 	if (gethostname(host, sizeof(host)) < 0)
 		snprintf(host, sizeof(host), "%s", u.nodename);
 	host[sizeof(host) - 1] = 0;
-	/* NRCPUS: u32 nr_cpus_available, u32 nr_cpus_online */
-	nrcpus[0] = (uint32_t)sysconf(_SC_NPROCESSORS_CONF);
-	nrcpus[1] = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
 	err |= hwt_writer__set_feature_string(w, HWT_FEAT_HOSTNAME, host);
 	err |= hwt_writer__set_feature_string(w, HWT_FEAT_OSRELEASE, u.release);
 	err |= hwt_writer__set_feature_string(w, HWT_FEAT_VERSION, HWTRACE_VERSION);
 	err |= hwt_writer__set_feature_string(w, HWT_FEAT_ARCH, u.machine);
-	err |= hwt_writer__set_feature(w, HWT_FEAT_NRCPUS, nrcpus, sizeof(nrcpus));
+	err |= hwt_writer__set_nrcpus(w, (uint32_t)sysconf(_SC_NPROCESSORS_CONF),
+				      (uint32_t)sysconf(_SC_NPROCESSORS_ONLN));
 	err |= set_cmdline(w, argc, argv);
 	err |= set_pmu_mappings(w, sysfs);
 	return err ? -1 : 0;

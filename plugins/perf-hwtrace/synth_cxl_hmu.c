@@ -143,26 +143,6 @@ static uint64_t hmu_cfg__nunits(const struct hmu_cfg *c)
 	return (c->range_size << 28) >> c->hotness_granual;
 }
 
-/* CMDLINE: u32 nr, then nr perf_header_strings (padded to 64). */
-static int set_cmdline(struct hwt_writer *w, const char *const *argv, uint32_t argc)
-{
-	uint8_t buf[2048];
-	size_t len = 4;
-
-	memcpy(buf, &argc, 4);
-	for (uint32_t i = 0; i < argc; i++) {
-		uint32_t n = (uint32_t)strlen(argv[i]), slen = (n + 1 + 63) / 64 * 64;
-
-		if (len + 4 + slen > sizeof(buf))
-			return -1;
-		memcpy(buf + len, &slen, 4);
-		memset(buf + len + 4, 0, slen);
-		memcpy(buf + len + 4, argv[i], n);
-		len += 4 + slen;
-	}
-	return hwt_writer__set_feature(w, HWT_FEAT_CMDLINE, buf, len);
-}
-
 static int write_header(struct hwt_writer *w, const struct hmu_cfg *c, const char *name)
 {
 	static const uint64_t hmu_id = HMU_ID, dummy_id = DUMMY_ID;
@@ -170,7 +150,6 @@ static int write_header(struct hwt_writer *w, const struct hmu_cfg *c, const cha
 		{ 4, "cpu" }, { c->pmu_type, HMU_PMU_NAME }, { 1, "software" }, { 2, "tracepoint" },
 	};
 	const char *argv[] = { "/usr/bin/perf", "record", "-a", "-e", name, "--", "sleep", "10" };
-	const uint32_t nrcpus[2] = { 4, 4 };	/* available, online */
 	struct hwt_writer_attr hmu = { .ids = &hmu_id, .nr_ids = 1, .name = name };
 	struct hwt_writer_attr dummy = { .ids = &dummy_id, .nr_ids = 1, .name = "dummy:u" };
 	int err = 0;
@@ -201,10 +180,10 @@ static int write_header(struct hwt_writer *w, const struct hmu_cfg *c, const cha
 	err |= hwt_writer__set_feature_string(w, HWT_FEAT_OSRELEASE, "6.12.0-rc6-cxl-hmu-rfc");
 	err |= hwt_writer__set_feature_string(w, HWT_FEAT_VERSION, "6.12.rc6.g0cxlhmu");
 	err |= hwt_writer__set_feature_string(w, HWT_FEAT_ARCH, "x86_64");
-	err |= hwt_writer__set_feature(w, HWT_FEAT_NRCPUS, nrcpus, sizeof(nrcpus));
+	err |= hwt_writer__set_nrcpus(w, 4, 4);
 	err |= hwt_writer__set_feature_string(w, HWT_FEAT_CPUDESC, "QEMU Virtual CPU version 2.5+");
 	err |= hwt_writer__set_feature_string(w, HWT_FEAT_CPUID, "GenuineIntel,6,6,3");
-	err |= set_cmdline(w, argv, sizeof(argv) / sizeof(argv[0]));
+	err |= hwt_writer__set_cmdline(w, sizeof(argv) / sizeof(argv[0]), argv);
 	err |= hwt_writer__set_pmu_mappings(w, maps, sizeof(maps) / sizeof(maps[0]));
 	return err ? -1 : 0;
 }

@@ -212,7 +212,6 @@ static int write_header(struct hwt_writer *w, const struct pt_cfg *c)
 	const struct hwt_pmu_mapping maps[] = {
 		{ 4, "cpu" }, { c->pmu_type, "panthor_perf" }, { 1, "software" },
 	};
-	const uint32_t nrcpus[2] = { 8, 8 };
 	struct hwt_writer_attr pt = { .ids = &pt_id, .nr_ids = 1, .name = "panthor_perf//" };
 	struct hwt_writer_attr dummy = { .ids = &dummy_id, .nr_ids = 1, .name = "dummy:u" };
 	int err = 0;
@@ -234,7 +233,7 @@ static int write_header(struct hwt_writer *w, const struct pt_cfg *c)
 	err |= hwt_writer__set_feature_string(w, HWT_FEAT_OSRELEASE, "6.19.0-panthor-perf-v6");
 	err |= hwt_writer__set_feature_string(w, HWT_FEAT_VERSION, "6.19.0");
 	err |= hwt_writer__set_feature_string(w, HWT_FEAT_ARCH, "aarch64");
-	err |= hwt_writer__set_feature(w, HWT_FEAT_NRCPUS, nrcpus, sizeof(nrcpus));
+	err |= hwt_writer__set_nrcpus(w, 8, 8);
 	err |= hwt_writer__set_feature_string(w, HWT_FEAT_CPUDESC, "Cortex-A76");
 	err |= hwt_writer__set_feature_string(w, HWT_FEAT_CPUID, "0x00000000410fd0b0");
 	err |= hwt_writer__set_pmu_mappings(w, maps, sizeof(maps) / sizeof(maps[0]));

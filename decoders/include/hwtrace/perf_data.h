@@ -292,6 +292,10 @@ int hwt_writer__set_feature(struct hwt_writer *w, enum hwt_feature feat,
 			    const void *data, size_t size);
 /* a perf_header_string feature: HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID */
 int hwt_writer__set_feature_string(struct hwt_writer *w, enum hwt_feature feat, const char *s);
+/* CMDLINE from an argv (perf writes its own argv, "perf" first) */
+int hwt_writer__set_cmdline(struct hwt_writer *w, int argc, const char *const *argv);
+/* NRCPUS: CPUs available and online */
+int hwt_writer__set_nrcpus(struct hwt_writer *w, uint32_t avail, uint32_t online);
 /* PMU_MAPPINGS from pairs */
 int hwt_writer__set_pmu_mappings(struct hwt_writer *w, const struct hwt_pmu_mapping *m, uint32_t n);
 /* TRACING_DATA section (file mode) / HEADER_TRACING_DATA record (pipe mode) */
