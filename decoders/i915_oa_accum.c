@@ -10,14 +10,15 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "hwtrace/i915_oa.h"
 
-static uint64_t wrap_sub(uint64_t a, uint64_t b, uint8_t bits)
+static uint64_t width_mask(uint8_t bits)
 {
-	if (bits == 64)
-		return b - a;
-	return (b - a) & ((1ull << bits) - 1);
+	return bits >= 64 ? ~0ull : (1ull << bits) - 1;
 }
 
 void hwt_i915_oa_accum__init(struct hwt_i915_oa_accum *acc, const struct hwt_i915_oa_format *fmt,
@@ -34,11 +35,11 @@ void hwt_i915_oa_accum__init(struct hwt_i915_oa_accum *acc, const struct hwt_i91
 
 		for (uint32_t i = 0; i < seg->count; i++) {
 			if (seg->kind == 'a' && na < I915_OA_MAX_A)
-				acc->bits_a[na++] = seg->bits;
+				acc->mask_a[na++] = width_mask(seg->bits);
 			else if (seg->kind == 'b' && nb < I915_OA_MAX_BC)
-				acc->bits_b[nb++] = seg->bits;
+				acc->mask_b[nb++] = width_mask(seg->bits);
 			else if (seg->kind == 'c' && nc < I915_OA_MAX_BC)
-				acc->bits_c[nc++] = seg->bits;
+				acc->mask_c[nc++] = width_mask(seg->bits);
 		}
 	}
 }
@@ -92,10 +93,36 @@ static int32_t ctx_index(struct hwt_i915_oa_accum *acc, uint32_t ctx)
 	return (int32_t)acc->nctxs++;
 }
 
+/* d[i] = (v[i] - p[i]) mod 2^width, for the counters both reports have */
+static inline void sub_masked(uint64_t *restrict d, const uint64_t *v, const uint64_t *p,
+			      const uint64_t *mask, uint32_t n)
+{
+	uint32_t i = 0;
+
+#ifdef __SSE2__
+	for (; i + 2 <= n; i += 2) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(v + i));
+		__m128i b = _mm_loadu_si128((const __m128i *)(p + i));
+		__m128i m = _mm_loadu_si128((const __m128i *)(mask + i));
+
+		_mm_storeu_si128((__m128i *)(d + i), _mm_and_si128(_mm_sub_epi64(a, b), m));
+	}
+#endif
+	for (; i < n; i++)
+		d[i] = (v[i] - p[i]) & mask[i];
+}
+
+static uint32_t min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
 void hwt_i915_oa_accum__report(struct hwt_i915_oa_accum *acc, const struct hwt_i915_oa_values *v,
 			       struct hwt_i915_oa_delta *d)
 {
-	const struct hwt_i915_oa_values *p = &acc->prev;
+	const struct hwt_i915_oa_values *p = &acc->slot[acc->prev];
+	struct hwt_i915_oa_values *next = hwt_i915_oa_accum__next(acc);
+	uint32_t key;
 	int32_t ci;
 
 	d->valid = false;
@@ -110,18 +137,18 @@ void hwt_i915_oa_accum__report(struct hwt_i915_oa_accum *acc, const struct hwt_i
 		else
 			d->dts = (uint32_t)(v->raw_ts - p->raw_ts);
 		d->dticks = acc->hdr64 ? v->ticks - p->ticks : (uint32_t)(v->ticks - p->ticks);
-		for (uint32_t i = 0; i < v->na && i < p->na; i++)
-			d->da[i] = wrap_sub(p->a[i], v->a[i], acc->bits_a[i]);
-		for (uint32_t i = 0; i < v->nb && i < p->nb; i++)
-			d->db[i] = wrap_sub(p->b[i], v->b[i], acc->bits_b[i]);
-		for (uint32_t i = 0; i < v->nc && i < p->nc; i++)
-			d->dc[i] = wrap_sub(p->c[i], v->c[i], acc->bits_c[i]);
+		if (v->na | v->nb | v->nc) {	/* none when only the header was decoded */
+			sub_masked(d->da, v->a, p->a, acc->mask_a, min_u32(v->na, p->na));
+			sub_masked(d->db, v->b, p->b, acc->mask_b, min_u32(v->nb, p->nb));
+			sub_masked(d->dc, v->c, p->c, acc->mask_c, min_u32(v->nc, p->nc));
+		}
 		if (acc->cur >= 0) {
 			acc->ctxs[acc->cur].dts += d->dts;
 			acc->ctxs[acc->cur].dticks += d->dticks;
 		}
 	}
-	ci = ctx_index(acc, hwt_i915_oa__ctx_key(acc->gen, v));
+	key = hwt_i915_oa__ctx_key(acc->gen, v);
+	ci = acc->cur >= 0 && acc->ctxs[acc->cur].ctx == key ? acc->cur : ctx_index(acc, key);
 	if (ci >= 0) {
 		struct hwt_i915_oa_ctx_total *t = &acc->ctxs[ci];
 
@@ -131,7 +158,10 @@ void hwt_i915_oa_accum__report(struct hwt_i915_oa_accum *acc, const struct hwt_i
 		t->reports++;
 	}
 	acc->cur = ci;
-	acc->prev = *v;
+	/* the new baseline: swap buffers when @v was decoded in place */
+	if (v != next)
+		*next = *v;
+	acc->prev ^= 1;
 	acc->have_prev = true;
 }
 

@@ -115,8 +115,8 @@ struct oa_state {
 	uint32_t fmt_id, gen, devid;
 	uint64_t ts_freq;
 	bool gen_given, freq_given, acc_ready;
+	bool summary_only;	/* reports are only counted: skip their counters */
 	struct hwt_i915_oa_accum acc;
-	struct hwt_i915_oa_values v;
 	struct hwt_i915_oa_delta d;
 	struct hwt_igt_correlation *corr;
 	uint32_t ncorr, corr_cap;
@@ -243,6 +243,7 @@ static void *oa_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 	if (!s)
 		return NULL;
 	s->st.source = ctx->raw ? 0 : 2;
+	s->summary_only = ctx->summary_only;
 	s->st.format = "";
 	s->st.metric_set = s->metric_set;
 	s->devid = (uint32_t)p[2];
@@ -289,6 +290,7 @@ static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t o
 {
 	struct hwt_i915_oa_report r;
 	struct hwt_diag *diag = s->diag;
+	struct hwt_i915_oa_values *v;
 
 	if (!s->fmt) {
 		if (!s->warned_nofmt++)
@@ -311,19 +313,25 @@ static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t o
 			       s->fmt->size);
 	diag->bytes.decoded += s->fmt->size;
 	diag->bytes.skipped += n - s->fmt->size;
-	hwt_i915_oa__decode_report(s->fmt, s->gen, body, &s->v);
-	hwt_i915_oa_accum__report(&s->acc, &s->v, &s->d);
+	/* s->fmt implies s->acc is ready; decode into its spare buffer (no copy) */
+	v = hwt_i915_oa_accum__next(&s->acc);
+	/* the totals need no counters, except HSW's ticks (in C2) */
+	if (s->summary_only && s->gen >= 800)
+		hwt_i915_oa__decode_header(s->fmt, s->gen, body, v);
+	else
+		hwt_i915_oa__decode_report(s->fmt, s->gen, body, v);
+	hwt_i915_oa_accum__report(&s->acc, v, &s->d);
 	s->st.samples++;
-	if (s->v.zero_hdr) {
+	if (v->zero_hdr) {
 		s->st.zero_reports++;
 		hwt_diag__warn(diag, off, "i915 SAMPLE",
 			       "report header is all zero (unlanded report?): not used as a baseline");
 	}
 	r = (struct hwt_i915_oa_report){
-		.reason = s->v.reason, .ts = s->v.ts, .ctx = s->v.ctx,
-		.ctx_valid = s->v.ctx_valid, .ticks = s->v.ticks,
-		.a = s->v.a, .b = s->v.b, .c = s->v.c,
-		.na = s->v.na, .nb = s->v.nb, .nc = s->v.nc,
+		.reason = v->reason, .ts = v->ts, .ctx = v->ctx,
+		.ctx_valid = v->ctx_valid, .ticks = v->ticks,
+		.a = v->a, .b = v->b, .c = v->c,
+		.na = v->na, .nb = v->nb, .nc = v->nc,
 		.has_delta = s->d.valid, .dts = s->d.dts, .dticks = s->d.dticks,
 		.da = s->d.da, .db = s->d.db, .dc = s->d.dc,
 	};

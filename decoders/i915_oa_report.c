@@ -7,6 +7,9 @@
  * headers (MTL OAM): u64 id, u64 timestamp, ctx at dword 4, u64 ticks at 24.
  */
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "hwtrace/i915_oa.h"
 
@@ -31,26 +34,86 @@ static inline uint64_t rd64(const uint8_t *p)
 	return v;
 }
 
-static uint64_t *counter_slot(struct hwt_i915_oa_values *v, char kind, uint32_t **n)
+/*
+ * Copy one run of counters to @dst, widened to u64 (report bytes are
+ * little-endian, as is every host rd32() serves).  SSE2 does four at a time:
+ * interleaving the low dwords with zeros, or with the zero-extended high
+ * bytes of 40-bit counters, gives the u64 values directly.
+ */
+static inline void read_seg(const struct hwt_i915_oa_seg *seg, const uint8_t *p, uint64_t *dst)
 {
-	switch (kind) {
-	case 'a':
-		*n = &v->na;
-		return v->a;
-	case 'b':
-		*n = &v->nb;
-		return v->b;
+	const uint8_t *q = p + seg->off, *hi = p + seg->hi_off;
+	uint32_t n = seg->count, i = 0;
+#ifdef __SSE2__
+	const __m128i zero = _mm_setzero_si128();
+	__m128i lo, h;
+#endif
+
+	switch (seg->bits) {
+	case 64:
+		memcpy(dst, q, 8 * n);
+		break;
+	case 40:
+#ifdef __SSE2__
+		for (; i + 4 <= n; i += 4) {
+			lo = _mm_loadu_si128((const __m128i *)(q + 4 * i));
+			h = _mm_cvtsi32_si128((int)rd32(hi + i));
+			h = _mm_unpacklo_epi16(_mm_unpacklo_epi8(h, zero), zero);
+			_mm_storeu_si128((__m128i *)(dst + i), _mm_unpacklo_epi32(lo, h));
+			_mm_storeu_si128((__m128i *)(dst + i + 2), _mm_unpackhi_epi32(lo, h));
+		}
+#endif
+		for (; i < n; i++)
+			dst[i] = rd32(q + 4 * i) | (uint64_t)hi[i] << 32;
+		break;
 	default:
-		*n = &v->nc;
-		return v->c;
+#ifdef __SSE2__
+		for (; i + 4 <= n; i += 4) {
+			lo = _mm_loadu_si128((const __m128i *)(q + 4 * i));
+			_mm_storeu_si128((__m128i *)(dst + i), _mm_unpacklo_epi32(lo, zero));
+			_mm_storeu_si128((__m128i *)(dst + i + 2), _mm_unpackhi_epi32(lo, zero));
+		}
+#endif
+		for (; i < n; i++)
+			dst[i] = rd32(q + 4 * i);
+		break;
 	}
 }
 
-void hwt_i915_oa__decode_report(const struct hwt_i915_oa_format *fmt, uint32_t gen,
+/* A, B and C counters in index order; a run that would overflow its array is dropped. */
+static void read_counters(const struct hwt_i915_oa_format *fmt, const uint8_t *p,
+			  struct hwt_i915_oa_values *v)
+{
+	uint32_t na = 0, nb = 0, nc = 0;
+
+	for (uint32_t s = 0; s < fmt->nsegs; s++) {
+		const struct hwt_i915_oa_seg *seg = &fmt->segs[s];
+
+		if (seg->kind == 'a') {
+			if (na + seg->count > I915_OA_MAX_A)
+				continue;
+			read_seg(seg, p, v->a + na);
+			na += seg->count;
+		} else if (seg->kind == 'b') {
+			if (nb + seg->count > I915_OA_MAX_BC)
+				continue;
+			read_seg(seg, p, v->b + nb);
+			nb += seg->count;
+		} else {
+			if (nc + seg->count > I915_OA_MAX_BC)
+				continue;
+			read_seg(seg, p, v->c + nc);
+			nc += seg->count;
+		}
+	}
+	v->na = na;
+	v->nb = nb;
+	v->nc = nc;
+}
+
+void hwt_i915_oa__decode_header(const struct hwt_i915_oa_format *fmt, uint32_t gen,
 				const uint8_t *p, struct hwt_i915_oa_values *v)
 {
-	uint32_t hdr_len = fmt->hdr64 ? 32 : 16;
-
 	v->na = v->nb = v->nc = 0;
 	v->rpt_id = rd32(p);
 	if (fmt->hdr64) {
@@ -74,30 +137,16 @@ void hwt_i915_oa__decode_report(const struct hwt_i915_oa_format *fmt, uint32_t g
 		v->ctx_valid = v->rpt_id & (gen == 800 ? 1u << 25 : 1u << 16);
 	}
 
-	v->zero_hdr = true;
-	for (uint32_t i = 0; i < hdr_len; i++)
-		if (p[i]) {
-			v->zero_hdr = false;
-			break;
-		}
+	/* the header is 16 or 32 bytes: OR its u64 words */
+	v->zero_hdr = !(rd64(p) | rd64(p + 8) |
+			(fmt->hdr64 ? rd64(p + 16) | rd64(p + 24) : 0));
+}
 
-	for (uint32_t s = 0; s < fmt->nsegs; s++) {
-		const struct hwt_i915_oa_seg *seg = &fmt->segs[s];
-		uint32_t *n;
-		uint64_t *dst = counter_slot(v, seg->kind, &n);
-
-		for (uint32_t i = 0; i < seg->count; i++) {
-			uint64_t x;
-
-			if (seg->bits == 64)
-				x = rd64(p + seg->off + 8 * i);
-			else
-				x = rd32(p + seg->off + 4 * i);
-			if (seg->bits == 40)
-				x |= (uint64_t)p[seg->hi_off + i] << 32;
-			dst[(*n)++] = x;
-		}
-	}
+void hwt_i915_oa__decode_report(const struct hwt_i915_oa_format *fmt, uint32_t gen,
+				const uint8_t *p, struct hwt_i915_oa_values *v)
+{
+	hwt_i915_oa__decode_header(fmt, gen, p, v);
+	read_counters(fmt, p, v);
 	/* HSW: RenderBasic routes the GPU clock to C2 (IGT hsw_read_report_ticks) */
 	if (gen < 800 && v->nc > 2)
 		v->ticks = v->c[2];

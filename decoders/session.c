@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -79,6 +80,7 @@ static struct stream_state *stream_new(struct session *ss, uint64_t offset)
 	st->s.ctx.opts = ss->o->opts;
 	st->s.ctx.nopts = ss->o->nopts;
 	st->s.ctx.no_summary = ss->o->no_summary;
+	st->s.ctx.summary_only = ss->o->summary_only;
 	ss->streams[ss->nstreams++] = st;
 	return st;
 }
@@ -400,6 +402,84 @@ int hwt_session__run(const char *path, const struct hwt_session_opts *o,
 	return ret < 0 ? 1 : session_status(diag);
 }
 
+/*
+ * Decode a regular file through a sliding read-only mapping instead of read()
+ * and the carry buffer: no copy, and what the decoder leaves is simply mapped
+ * again.  The pieces are exactly the ones the read() loop below hands over
+ * (windows of RAW_WINDOW bytes, each extended back to the first unconsumed
+ * byte), because decoders such as CXL HMU resynchronise at piece ends.
+ * Returns false, having decoded nothing, when the file cannot be mapped.
+ */
+static bool raw_mapped(struct session *ss, struct stream_state *st, struct hwt_chunk *c, int fd,
+		       uint64_t total)
+{
+	uint64_t pos = 0, end = 0, page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	while (!c->last) {
+		struct hwt_emit emit = stream_emit(ss, st);
+		uint64_t have = total - end < RAW_WINDOW ? total - end : RAW_WINDOW;
+		uint64_t start;
+		size_t len, used, n;
+		uint8_t *map;
+
+		if (!have && pos == end)
+			break;
+		if (pos < end && end - pos + have > MAX_CARRY) {
+			hwt_diag__error(ss->diag, pos, "AUX payload",
+					"decoder %s needs more than %u MiB for one unit; "
+					"%llu bytes skipped", st->s.ops->name, MAX_CARRY >> 20,
+					(unsigned long long)(end - pos));
+			ss->diag->bytes.skipped += end - pos;
+			pos = end;
+		}
+		end += have;
+		c->last = have < RAW_WINDOW;	/* a short read: end of file */
+		/*
+		 * Touching a mapping past a file's end is SIGBUS: if the file
+		 * shrank since we sized it, say so and stop instead.  (Only a
+		 * truncation between this check and the decode can still fault.)
+		 */
+		{
+			struct stat sb = { 0 };
+
+			if (fstat(fd, &sb) || (uint64_t)sb.st_size < end) {
+				hwt_diag__error(ss->diag, pos, "file",
+						"file shrank while being read (now %llu bytes, "
+						"%llu expected); the rest is lost",
+						(unsigned long long)sb.st_size,
+						(unsigned long long)total);
+				ss->diag->bytes.lost += total - pos;
+				break;
+			}
+		}
+		start = pos & ~(page - 1);
+		len = end - start;
+		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, start);
+		if (map == MAP_FAILED) {
+			if (c->first)	/* nothing decoded yet: read() it instead */
+				return false;
+			hwt_diag__error(ss->diag, pos, "file", "mmap failed: %s", strerror(errno));
+			ss->diag->bytes.skipped += total - pos;
+			break;
+		}
+		madvise(map, len, MADV_SEQUENTIAL);
+		n = end - pos;
+		c->data = map + (pos - start);
+		c->size = n;
+		c->file_offset = pos;
+		used = st->s.ops->decode(st->dec, c, &emit);
+		munmap(map, len);
+		if (used > n)
+			used = n;
+		c->first = false;
+		if (c->last)	/* the decoder must take everything at the end */
+			ss->diag->bytes.skipped += n - used;
+		pos += used;
+	}
+	st->s.bytes = total;
+	return true;
+}
+
 int hwt_session__run_raw(const char *path, const struct hwt_session_opts *o,
 			 const struct hwt_sink *sink, struct hwt_diag *diag)
 {
@@ -451,6 +531,8 @@ int hwt_session__run_raw(const char *path, const struct hwt_session_opts *o,
 	st->s.chunks = 1;
 	if (sink->chunk && st->dec)
 		sink->chunk(sink->ctx, &st->s, &c, total);
+	if (st->dec && total && raw_mapped(&ss, st, &c, fd, total))
+		eof = true;
 	while (!eof && st->dec) {
 		size_t have = 0;
 

@@ -12,7 +12,7 @@
 
 static void help(void)
 {
-	printf("usage: perf hwtrace decode --type TYPE [options] [-D|--json|--csv|--report] FILE\n"
+	printf("usage: perf hwtrace decode --type TYPE [options] [-D|--json|--csv|--report|--null] FILE\n"
 	       "types:");
 	for (const struct hwt_decoder_ops *const *d = hwt_decoders; *d; d++) {
 		printf(" %s", (*d)->name);
@@ -25,7 +25,7 @@ static void help(void)
 		}
 		printf(";");
 	}
-	printf("\n  FILE '-' reads stdin.\n");
+	printf("\n  FILE '-' reads stdin.  --null: decode every record but print only the totals.\n");
 }
 
 int cmd_decode(int argc, char **argv)
@@ -45,6 +45,8 @@ int cmd_decode(int argc, char **argv)
 			a.mode = RUN_DUMP;
 		} else if (!strcmp(arg, "--report")) {
 			a.mode = RUN_REPORT;
+		} else if (!strcmp(arg, "--null")) {
+			a.mode = RUN_COUNT;	/* decode every record, print only totals */
 		} else if (!strcmp(arg, "--json")) {
 			a.style = FS_JSON;
 		} else if (!strcmp(arg, "--csv")) {

@@ -58,11 +58,10 @@ static void flags(struct out *o, const struct hwt_field *f, uint64_t v, enum fie
 
 	if (st == FS_JSON)
 		out__putc(o, '[');
-	for (unsigned bit = 0; bit < 64; bit++) {
+	for (; v; v &= v - 1) {
+		unsigned bit = __builtin_ctzll(v);
 		const char *name;
 
-		if (!(v & (1ULL << bit)))
-			continue;
 		if (!first)
 			out__puts(o, sep);
 		first = false;
@@ -109,6 +108,21 @@ static void kv(struct out *o, const struct hwt_field *f, const void *data, enum 
 		out__putc(o, '}');
 }
 
+/* The elements of a u64 array shown as plain decimals (the common case), or NULL. */
+static const uint64_t *u64_array(const struct hwt_field *f, const void *data,
+				 enum field_style st)
+{
+	const char *p = (const char *)data + f->offset;
+
+	if (f->hint != HWT_FH_DEC && !(f->hint == HWT_FH_HEX && st == FS_JSON))
+		return NULL;
+	if (f->type == HWT_FT_U64_VEC)
+		return *(const uint64_t *const *)p;
+	if (f->type == HWT_FT_U64 && f->count > 1)
+		return (const uint64_t *)p;
+	return NULL;
+}
+
 void field_fmt__value(struct out *o, const struct hwt_field *f, const void *data,
 		      enum field_style st)
 {
@@ -140,10 +154,13 @@ void field_fmt__value(struct out *o, const struct hwt_field *f, const void *data
 	}
 	if (hwt_field__is_array(f)) {
 		uint32_t n = hwt_field__len(f, data);
+		const uint64_t *v = u64_array(f, data, st);
 
 		if (st == FS_JSON)
 			out__putc(o, '[');
-		for (uint32_t i = 0; i < n; i++) {
+		if (v)
+			out__u64_list(o, v, n, st == FS_CSV ? ';' : ',');
+		for (uint32_t i = 0; !v && i < n; i++) {
 			if (i)
 				out__putc(o, st == FS_CSV ? ';' : ',');
 			scalar(o, f, hwt_field__u64(f, data, i), st);
@@ -165,24 +182,114 @@ static bool selected(const char *name, const char *const *only, unsigned nonly)
 	return false;
 }
 
+/* A record type's JSON text around its values, escaped once: `{"type":"name"`, `,"field":` */
+struct json_keys {
+	const struct hwt_record_type *type;
+	char *head;		/* head, then each key, back to back */
+	size_t *end;		/* end offset of the head [0] and of each key [1 + i] */
+};
+
+static struct json_keys *jkeys;
+static unsigned njkeys;
+
+/* Built on first use per type; NULL (escape every time) if out of memory. */
+static const struct json_keys *json_keys(const struct hwt_record_type *t)
+{
+	static const struct json_keys *last;
+	struct json_keys *grown, *k;
+	struct out *tmp;
+
+	if (last && last->type == t)
+		return last;
+	for (unsigned i = 0; i < njkeys; i++)
+		if (jkeys[i].type == t)
+			return last = &jkeys[i];
+	grown = realloc(jkeys, (njkeys + 1) * sizeof(*jkeys));
+	if (!grown)
+		return NULL;
+	jkeys = grown;
+	last = NULL;	/* jkeys may have moved */
+	tmp = malloc(sizeof(*tmp));
+	k = &jkeys[njkeys];
+	k->type = t;
+	k->end = malloc((t->nfields + 1) * sizeof(*k->end));
+	if (!tmp || !k->end) {
+		free(tmp);
+		free(k->end);
+		return NULL;
+	}
+	out__init(tmp, -1);	/* never flushed: names are short */
+	out__puts(tmp, "{\"type\":");
+	out__json_str(tmp, t->name);
+	k->end[0] = tmp->len;
+	for (uint32_t i = 0; i < t->nfields; i++) {
+		out__putc(tmp, ',');
+		out__json_str(tmp, t->fields[i].name);
+		out__putc(tmp, ':');
+		k->end[1 + i] = tmp->len;
+	}
+	k->head = malloc(tmp->len);
+	if (k->head)
+		memcpy(k->head, tmp->buf, tmp->len);
+	free(tmp);
+	if (!k->head) {
+		free(k->end);
+		return NULL;
+	}
+	njkeys++;
+	return last = k;
+}
+
+/* field_fmt__value(FS_JSON) of a present field, plain numbers without the detours */
+static void json_value(struct out *o, const struct hwt_field *f, const void *data)
+{
+	const char *p = (const char *)data + f->offset;
+	const uint64_t *v;
+
+	if (f->hint == HWT_FH_DEC || f->hint == HWT_FH_HEX) {
+		if (f->type == HWT_FT_U64_VEC || (f->type == HWT_FT_U64 && f->count > 1)) {
+			v = u64_array(f, data, FS_JSON);
+			out__putc(o, '[');
+			out__u64_list(o, v, hwt_field__len(f, data), ',');
+			out__putc(o, ']');
+			return;
+		}
+		if (f->count <= 1 && (f->type == HWT_FT_U64 || f->type == HWT_FT_U32)) {
+			out__u64(o, f->type == HWT_FT_U64 ? *(const uint64_t *)p :
+				 *(const uint32_t *)p);
+			return;
+		}
+	}
+	field_fmt__value(o, f, data, FS_JSON);
+}
+
 void field_fmt__json(struct out *o, const struct hwt_record *rec,
 		     const char *const *only, unsigned nonly)
 {
 	const struct hwt_record_type *t = rec->type;
+	const struct json_keys *k = json_keys(t);
 
-	out__puts(o, "{\"type\":");
-	out__json_str(o, t->name);
+	if (k) {
+		out__write(o, k->head, k->end[0]);
+	} else {
+		out__puts(o, "{\"type\":");
+		out__json_str(o, t->name);
+	}
 	for (uint32_t i = 0; i < t->nfields; i++) {
 		const struct hwt_field *f = &t->fields[i];
 
 		if (!selected(f->name, only, nonly) || !hwt_field__present(f, rec->data))
 			continue;
-		out__putc(o, ',');
-		out__json_str(o, f->name);
-		out__putc(o, ':');
-		field_fmt__value(o, f, rec->data, FS_JSON);
+		if (k) {
+			out__write(o, k->head + k->end[i], k->end[1 + i] - k->end[i]);
+		} else {
+			out__putc(o, ',');
+			out__json_str(o, f->name);
+			out__putc(o, ':');
+		}
+		json_value(o, f, rec->data);
 	}
-	out__puts(o, "}\n");
+	out__write(o, "}\n", 2);
 }
 
 void field_fmt__text(struct out *o, const struct hwt_record *rec,

@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "out.h"
 
@@ -38,6 +41,22 @@ void out__write(struct out *o, const void *p, size_t n)
 {
 	const char *s = p;
 
+	if (n <= sizeof(o->buf) - o->len) {
+		char *d = o->buf + o->len;
+
+		/* short strings (JSON keys, separators): two overlapping moves, no call */
+		if (n >= 8 && n <= 16) {
+			memcpy(d, s, 8);
+			memcpy(d + n - 8, s + n - 8, 8);
+		} else if (n >= 4 && n < 8) {
+			memcpy(d, s, 4);
+			memcpy(d + n - 4, s + n - 4, 4);
+		} else {
+			memcpy(d, s, n);
+		}
+		o->len += n;
+		return;
+	}
 	while (n) {
 		size_t room = sizeof(o->buf) - o->len;
 
@@ -87,7 +106,112 @@ void out__printf(struct out *o, const char *fmt, ...)
 	}
 }
 
-void out__u64(struct out *o, uint64_t v)
+/*
+ * Decimal formatting is most of what `script --json` does: a few hundred
+ * numbers per OA report.  On little-endian machines the digits of 8-digit
+ * blocks are computed in parallel lanes (SWAR, or SSE2 for two blocks at
+ * once) and stored 8 bytes at a time, so callers leave room for 8-byte
+ * stores past the number (NUM_ROOM).
+ */
+#define NUM_ROOM 24
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ASCII0 0x3030303030303030ull
+
+/*
+ * The 8 decimal digits of @v < 10^8 as one byte each (values 0-9), the most
+ * significant digit in the lowest byte, i.e. first in memory.  Split into two
+ * 4-digit lanes of 32 bits, those into 2-digit lanes of 16 bits, those into
+ * tens and ones, dividing by multiply-and-shift within each lane
+ * (x * 10486 >> 20 == x / 100 for x < 10^4, x * 103 >> 10 == x / 10 for
+ * x < 100; no product spills into the next lane).
+ */
+static inline uint64_t digits8(uint32_t v)
+{
+	uint64_t x = v / 10000 | (uint64_t)(v % 10000) << 32;
+	uint64_t y = ((x * 10486) >> 20) & 0x0000007f0000007full;
+	uint64_t w = y | (x - y * 100) << 16;
+	uint64_t t = ((w * 103) >> 10) & 0x000f000f000f000full;
+
+	return t | (w - t * 10) << 8;
+}
+
+/* digits8() of @h and @l (both < 10^8) */
+static inline void digits16(uint32_t h, uint32_t l, uint64_t *dh, uint64_t *dl)
+{
+#ifdef __SSE2__
+	/* the same steps in 128-bit lanes: / 10^4 as mul 0xd1b71759 >> 45,
+	 * / 100 as mulhi 5243 >> 3, / 10 as mulhi 6554 */
+	__m128i x = _mm_set_epi64x(l, h);
+	__m128i q = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi64x(0xd1b71759)), 45);
+	__m128i r = _mm_sub_epi32(x, _mm_mul_epu32(q, _mm_set1_epi64x(10000)));
+	__m128i y = _mm_or_si128(q, _mm_slli_epi64(r, 32));
+	__m128i q2 = _mm_srli_epi16(_mm_mulhi_epu16(y, _mm_set1_epi16(5243)), 3);
+	__m128i r2 = _mm_sub_epi16(y, _mm_mullo_epi16(q2, _mm_set1_epi16(100)));
+	__m128i z = _mm_or_si128(q2, _mm_slli_epi32(r2, 16));
+	__m128i t = _mm_mulhi_epu16(z, _mm_set1_epi16(6554));
+	__m128i u = _mm_sub_epi16(z, _mm_mullo_epi16(t, _mm_set1_epi16(10)));
+	__m128i d = _mm_or_si128(t, _mm_slli_epi16(u, 8));
+
+	*dh = (uint64_t)_mm_cvtsi128_si64(d);
+	*dl = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(d, d));
+#else
+	*dh = digits8(h);
+	*dl = digits8(l);
+#endif
+}
+
+/* digits8() output @d without its leading zeros ("0" for 0); returns the end */
+static inline char *put_trimmed(char *p, uint64_t d)
+{
+	unsigned lz = d ? __builtin_ctzll(d) >> 3 : 7;
+	uint64_t a = (d + ASCII0) >> (8 * lz);
+
+	memcpy(p, &a, 8);
+	return p + 8 - lz;
+}
+
+/* all 8 digits of @d */
+static inline char *put_full(char *p, uint64_t d)
+{
+	uint64_t a = d + ASCII0;
+
+	memcpy(p, &a, 8);
+	return p + 8;
+}
+
+/* @v in decimal at @p (NUM_ROOM bytes free); returns the end */
+static inline char *fmt_u64(char *p, uint64_t v)
+{
+	uint64_t hi, dh, dl;
+
+	if (v < 10000000000000000ull) {
+		hi = v / 100000000;
+		digits16(hi, v - hi * 100000000, &dh, &dl);
+		return hi ? put_full(put_trimmed(p, dh), dl) : put_trimmed(p, dl);
+	}
+	hi = v / 10000000000000000ull;		/* at most 1844 */
+	v -= hi * 10000000000000000ull;
+	p = put_trimmed(p, digits8(hi));
+	hi = v / 100000000;
+	digits16(hi, v - hi * 100000000, &dh, &dl);
+	return put_full(put_full(p, dh), dl);
+}
+
+/* Two numbers below 10^8 with @sep between them: one digits16() for both. */
+static inline char *fmt_pair(char *p, uint32_t a, uint32_t b, char sep)
+{
+	uint64_t da, db;
+
+	digits16(a, b, &da, &db);
+	p = put_trimmed(p, da);
+	*p++ = sep;
+	return put_trimmed(p, db);
+}
+
+#else	/* big-endian: plain digit loop */
+
+static inline char *fmt_u64(char *p, uint64_t v)
 {
 	char tmp[20];
 	int i = sizeof(tmp);
@@ -96,7 +220,55 @@ void out__u64(struct out *o, uint64_t v)
 		tmp[--i] = '0' + v % 10;
 		v /= 10;
 	} while (v);
-	out__write(o, tmp + i, sizeof(tmp) - i);
+	memcpy(p, tmp + i, sizeof(tmp) - i);
+	return p + sizeof(tmp) - i;
+}
+
+static inline char *fmt_pair(char *p, uint32_t a, uint32_t b, char sep)
+{
+	p = fmt_u64(p, a);
+	*p++ = sep;
+	return fmt_u64(p, b);
+}
+#endif
+
+/* At least @n free bytes at the end of the buffer (@n <= its size). */
+static inline char *room(struct out *o, size_t n)
+{
+	if (sizeof(o->buf) - o->len < n)
+		out__flush(o);
+	return o->buf + o->len;
+}
+
+void out__u64(struct out *o, uint64_t v)
+{
+	char *p = room(o, NUM_ROOM);
+
+	o->len = fmt_u64(p, v) - o->buf;
+}
+
+void out__u64_list(struct out *o, const uint64_t *v, uint32_t n, char sep)
+{
+	uint32_t i = 0;
+
+	while (i < n) {
+		/* room for a batch, then no check (and no o->len reload) per number */
+		uint32_t end = n - i < 64 ? n : i + 64;
+		char *p = room(o, (NUM_ROOM + 1) * (end - i));
+
+		while (i < end) {
+			*p = sep;
+			p += i != 0;
+			if (i + 1 < end && v[i] < 100000000 && v[i + 1] < 100000000) {
+				p = fmt_pair(p, (uint32_t)v[i], (uint32_t)v[i + 1], sep);
+				i += 2;
+			} else {
+				p = fmt_u64(p, v[i]);
+				i++;
+			}
+		}
+		o->len = p - o->buf;
+	}
 }
 
 void out__s64(struct out *o, int64_t v)
@@ -126,6 +298,20 @@ void out__hex(struct out *o, uint64_t v, unsigned width)
 
 void out__json_str(struct out *o, const char *s)
 {
+	size_t n = 0;
+
+	/* the common case, nothing to escape: one copy */
+	while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20)
+		n++;
+	if (!s[n] && n + 2 <= sizeof(o->buf)) {
+		char *p = room(o, n + 2);
+
+		*p = '"';
+		memcpy(p + 1, s, n);
+		p[n + 1] = '"';
+		o->len += n + 2;
+		return;
+	}
 	out__putc(o, '"');
 	for (; *s; s++) {
 		unsigned char c = *s;

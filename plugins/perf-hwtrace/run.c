@@ -32,6 +32,7 @@ int run(struct cli *c, const struct run_args *a)
 		.nopts = c->nopts,
 		.raw_type = a->raw_type,
 		.no_summary = a->mode != RUN_REPORT,
+		.summary_only = a->mode == RUN_REPORT,
 	};
 	struct script_sink ss;
 	struct dump_sink ds;

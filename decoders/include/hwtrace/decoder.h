@@ -40,6 +40,8 @@ struct hwt_opt {
  * @raw:	true when decoding a plain file outside perf.data
  * @no_summary:	nobody will read summary records: skip the aggregation behind
  *		them (script, -D); per-unit records are unchanged
+ * @summary_only: data records are only counted, never read (report): a decoder
+ *		may leave out per-unit work no summary needs (i915 OA counters)
  */
 struct hwt_aux_ctx {
 	uint32_t auxtrace_type;
@@ -51,6 +53,7 @@ struct hwt_aux_ctx {
 	uint32_t nopts;
 	bool raw;
 	bool no_summary;
+	bool summary_only;
 };
 
 /**
@@ -205,6 +208,7 @@ struct hwt_sink {
  * @nopts:	number of @opts
  * @no_decode:	walk the container only (payloads counted skipped)
  * @no_summary:	decoders may skip work that only feeds summary records
+ * @summary_only: data records are only counted (see struct hwt_aux_ctx)
  * @raw_type:	hwt_session__run_raw(): decoder name
  */
 struct hwt_session_opts {
@@ -212,6 +216,7 @@ struct hwt_session_opts {
 	uint32_t nopts;
 	bool no_decode;
 	bool no_summary;
+	bool summary_only;
 	const char *raw_type;
 };
 

@@ -143,6 +143,15 @@ struct hwt_i915_oa_values {
 void hwt_i915_oa__decode_report(const struct hwt_i915_oa_format *fmt, uint32_t gen,
 				const uint8_t *p, struct hwt_i915_oa_values *v);
 
+/**
+ * hwt_i915_oa__decode_header - the header fields only (no counters: na = nb = nc = 0)
+ *
+ * Enough for timestamps, GPU ticks (Gen8+) and contexts, i.e. for the
+ * per-context totals.  HSW's ticks live in C2: use hwt_i915_oa__decode_report().
+ */
+void hwt_i915_oa__decode_header(const struct hwt_i915_oa_format *fmt, uint32_t gen,
+				const uint8_t *p, struct hwt_i915_oa_values *v);
+
 /* Reason names, as IGT's intel_perf_read_report_reason() spells them. */
 extern const char *const hwt_i915_oa_reason_names[7];
 
@@ -201,23 +210,25 @@ struct hwt_i915_oa_ctx_total {
 
 /**
  * struct hwt_i915_oa_accum - deltas between consecutive reports and per-context totals
- * @prev:	the baseline report
- * @have_prev:	@prev is valid (false at the start and after OA_BUFFER_LOST)
+ * @slot:	two report buffers: the baseline and the one to decode next into
+ * @prev:	index in @slot of the baseline report
+ * @have_prev:	the baseline is valid (false at the start and after OA_BUFFER_LOST)
  * @gen:	graphics version x100
  * @hdr64:	the format has a 64-bit header
- * @bits_a, @bits_b, @bits_c: width of each counter (32, 40 or 64)
+ * @mask_a, @mask_b, @mask_c: per counter, 2^width - 1 (width 32, 40 or 64)
  * @ctxs:	per-context totals, @nctxs of them (at most HWT_I915_OA_MAX_CTXS;
  *		later contexts are added to the last entry, @ctx_overflow counts them)
  * @cur:	index in @ctxs of the latest report's context, or -1
  */
 struct hwt_i915_oa_accum {
-	struct hwt_i915_oa_values prev;
+	struct hwt_i915_oa_values slot[2];
+	uint32_t prev;
 	bool have_prev;
 	uint32_t gen;
 	bool hdr64;
-	uint8_t bits_a[I915_OA_MAX_A];
-	uint8_t bits_b[I915_OA_MAX_BC];
-	uint8_t bits_c[I915_OA_MAX_BC];
+	uint64_t mask_a[I915_OA_MAX_A];
+	uint64_t mask_b[I915_OA_MAX_BC];
+	uint64_t mask_c[I915_OA_MAX_BC];
 	struct hwt_i915_oa_ctx_total *ctxs;
 	uint32_t nctxs, cap;
 	uint64_t ctx_overflow;
@@ -242,11 +253,24 @@ void hwt_i915_oa_accum__init(struct hwt_i915_oa_accum *acc, const struct hwt_i91
 void hwt_i915_oa_accum__exit(struct hwt_i915_oa_accum *acc);
 
 /**
+ * hwt_i915_oa_accum__next - where to decode the next report without a copy
+ *
+ * The buffer is not the baseline; passing it to hwt_i915_oa_accum__report()
+ * makes it the baseline by swapping, not copying.  It stays valid until the
+ * next report after that one.
+ */
+static inline struct hwt_i915_oa_values *hwt_i915_oa_accum__next(struct hwt_i915_oa_accum *acc)
+{
+	return &acc->slot[acc->prev ^ 1];
+}
+
+/**
  * hwt_i915_oa_accum__report - take one report: deltas against the baseline
  *
  * Fills @d (d->valid false for the first report after a break or for a
  * zero-header report) and adds the deltas to the previous report's context.
- * A report with an all-zero header is never made the baseline.
+ * A report with an all-zero header is never made the baseline.  @v may be any
+ * buffer; hwt_i915_oa_accum__next()'s saves a copy.
  */
 void hwt_i915_oa_accum__report(struct hwt_i915_oa_accum *acc, const struct hwt_i915_oa_values *v,
 			       struct hwt_i915_oa_delta *d);
