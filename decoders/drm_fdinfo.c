@@ -4,6 +4,8 @@
  *
  * Longest key prefix first: drm-engine-capacity- before drm-engine-,
  * drm-total-cycles- before drm-total-.  Anything else is kept as text.
+ * A reparse reuses the names and arrays of the previous content: a monitor
+ * re-reads the same keys every refresh and should not allocate for them.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,27 +20,58 @@ const char *const hwt_drm_mem_names[HWT_DRM_MEM_N] = {
 
 enum unit_kind { U_NONE, U_NS, U_BYTES, U_HZ };
 
+#define KEY(s) s, sizeof(s) - 1
+
 /* Key prefixes that name an engine or region, longest match first. */
 static const struct {
 	const char *prefix;
+	size_t plen;
 	enum unit_kind unit;
 	int engine_bit;		/* HWT_DRM_HAVE_* or 0 for a region key */
 	int mem;		/* enum hwt_drm_mem, or -1 for the legacy drm-memory- */
 } key_table[] = {
-	{ "drm-engine-capacity-", U_NONE, HWT_DRM_HAVE_CAPACITY, 0 },
-	{ "drm-engine-", U_NS, HWT_DRM_HAVE_NS, 0 },
-	{ "drm-total-cycles-", U_NONE, HWT_DRM_HAVE_TOTAL, 0 },
-	{ "drm-cycles-", U_NONE, HWT_DRM_HAVE_CYCLES, 0 },
-	{ "drm-maxfreq-", U_HZ, HWT_DRM_HAVE_MAXFREQ, 0 },
-	{ "drm-total-", U_BYTES, 0, HWT_DRM_MEM_TOTAL },
-	{ "drm-shared-", U_BYTES, 0, HWT_DRM_MEM_SHARED },
-	{ "drm-resident-", U_BYTES, 0, HWT_DRM_MEM_RESIDENT },
-	{ "drm-purgeable-", U_BYTES, 0, HWT_DRM_MEM_PURGEABLE },
-	{ "drm-active-", U_BYTES, 0, HWT_DRM_MEM_ACTIVE },
-	{ "drm-memory-", U_BYTES, 0, -1 },
+	{ KEY("drm-engine-capacity-"), U_NONE, HWT_DRM_HAVE_CAPACITY, 0 },
+	{ KEY("drm-engine-"), U_NS, HWT_DRM_HAVE_NS, 0 },
+	{ KEY("drm-total-cycles-"), U_NONE, HWT_DRM_HAVE_TOTAL, 0 },
+	{ KEY("drm-cycles-"), U_NONE, HWT_DRM_HAVE_CYCLES, 0 },
+	{ KEY("drm-maxfreq-"), U_HZ, HWT_DRM_HAVE_MAXFREQ, 0 },
+	{ KEY("drm-total-"), U_BYTES, 0, HWT_DRM_MEM_TOTAL },
+	{ KEY("drm-shared-"), U_BYTES, 0, HWT_DRM_MEM_SHARED },
+	{ KEY("drm-resident-"), U_BYTES, 0, HWT_DRM_MEM_RESIDENT },
+	{ KEY("drm-purgeable-"), U_BYTES, 0, HWT_DRM_MEM_PURGEABLE },
+	{ KEY("drm-active-"), U_BYTES, 0, HWT_DRM_MEM_ACTIVE },
+	{ KEY("drm-memory-"), U_BYTES, 0, -1 },
 };
 
 #define HAVE_LEGACY HWT_DRM_HAVE_LEGACY
+#define PLAN_MAX_LINES 1024	/* real fdinfo has tens of lines; bounds the plan's memory */
+
+enum { S_DRIVER, S_PDEV, S_NAME, S_N };
+
+/* What a line did, remembered in the plan (struct hwt_drm_fdinfo.plan). */
+enum step_op { OP_SKIP, OP_BLANK, OP_STR, OP_ID, OP_ENGINE, OP_REGION };
+
+struct hwt_drm_step {
+	uint32_t key_off, key_len;	/* the key in plan_keys */
+	uint32_t idx;			/* engine or region index */
+	uint8_t op;			/* enum step_op */
+	uint8_t arg;			/* OP_STR: S_*; OP_ENGINE/REGION: key_table index */
+};
+
+struct parse_ctx {
+	struct hwt_drm_fdinfo *fi;
+	char *old[S_N];		/* strings of the previous content, adopted when equal */
+	unsigned int flags;
+	struct hwt_diag *diag;
+	bool record;		/* build a plan of this parse */
+	struct hwt_drm_step step;	/* what the current line did */
+};
+
+/* A warning makes the parse unfit to replay: the replay never warns. */
+#define WARN(ctx, off, ...) do { \
+	(ctx)->record = false; \
+	hwt_diag__warn((ctx)->diag, off, RTYPE, __VA_ARGS__); \
+} while (0)
 
 static char *dup_n(const char *s, size_t n)
 {
@@ -63,7 +96,7 @@ static int grow(void **arr, uint32_t *cap, uint32_t n, size_t elem)
 
 	if (n < *cap)
 		return 0;
-	ncap = *cap ? *cap * 2 : 8;
+	ncap = *cap ? *cap * 2 : 4;	/* small: a monitor holds thousands of these */
 	if (ncap <= n)
 		return -1;
 	p = realloc(*arr, (size_t)ncap * elem);
@@ -75,10 +108,56 @@ static int grow(void **arr, uint32_t *cap, uint32_t n, size_t elem)
 	return 0;
 }
 
+/* memcmp() == 0 for the short keys and names of fdinfo, without a library call */
+static inline bool eq8(const char *a, const char *b)
+{
+	uint64_t x, y;
+
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	return x == y;
+}
+
+static inline bool bytes_eq(const char *a, const char *b, size_t n)
+{
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8)
+			if (!eq8(a + i, b + i))
+				return false;
+		return eq8(a + n - 8, b + n - 8);	/* the tail, overlapping */
+	}
+	while (n--)
+		if (*a++ != *b++)
+			return false;
+	return true;
+}
+
 /* @s is input text, not NUL-terminated, and may hold a NUL: compare bytes */
 static bool name_eq(const char *name, const char *s, size_t n)
 {
-	return strlen(name) == n && !memcmp(name, s, n);
+	return strlen(name) == n && bytes_eq(name, s, n);
+}
+
+/* The slot after the last used one, its spare name reused when it matches. */
+static void *slot_take(void **arr, uint32_t *cap, uint32_t n, size_t elem, const char *s,
+		       size_t sn)
+{
+	char **name, *nn;
+
+	if (grow(arr, cap, n, elem))
+		return NULL;
+	name = (char **)((char *)*arr + (size_t)n * elem);	/* name is the first member */
+	if (*name && name_eq(*name, s, sn)) {
+		nn = *name;
+	} else {
+		nn = dup_n(s, sn);
+		if (!nn)
+			return NULL;
+		free(*name);
+	}
+	memset(name, 0, elem);
+	*name = nn;
+	return name;
 }
 
 struct hwt_drm_engine *hwt_drm_fdinfo__engine(const struct hwt_drm_fdinfo *fi, const char *name)
@@ -117,11 +196,8 @@ static struct hwt_drm_engine *engine_get(struct hwt_drm_fdinfo *fi, const char *
 			fi->last_engine = i;
 			return &fi->engines[i];
 		}
-	if (grow((void **)&fi->engines, &fi->cap_engines, fi->nengines, sizeof(*e)))
-		return NULL;
-	e = &fi->engines[fi->nengines];
-	e->name = dup_n(s, n);
-	if (!e->name)
+	e = slot_take((void **)&fi->engines, &fi->cap_engines, fi->nengines, sizeof(*e), s, n);
+	if (!e)
 		return NULL;
 	e->capacity = 1;
 	fi->last_engine = fi->nengines++;
@@ -139,21 +215,21 @@ static struct hwt_drm_region *region_get(struct hwt_drm_fdinfo *fi, const char *
 			fi->last_region = i;
 			return &fi->regions[i];
 		}
-	if (grow((void **)&fi->regions, &fi->cap_regions, fi->nregions, sizeof(*r)))
-		return NULL;
-	r = &fi->regions[fi->nregions];
-	r->name = dup_n(s, n);
-	if (!r->name)
+	r = slot_take((void **)&fi->regions, &fi->cap_regions, fi->nregions, sizeof(*r), s, n);
+	if (!r)
 		return NULL;
 	fi->last_region = fi->nregions++;
 	return r;
 }
 
-static int keep_other(struct hwt_drm_fdinfo *fi, const char *k, size_t kn, const char *v,
+static int keep_other(struct parse_ctx *ctx, const char *k, size_t kn, const char *v,
 		      size_t vn)
 {
+	struct hwt_drm_fdinfo *fi = ctx->fi;
 	struct hwt_drm_kv *kv;
 
+	if (ctx->flags & HWT_DRM_PARSE_NO_OTHER)
+		return 0;
 	if (grow((void **)&fi->other, &fi->cap_other, fi->nother, sizeof(*kv)))
 		return -1;
 	kv = &fi->other[fi->nother];
@@ -171,22 +247,30 @@ static int keep_other(struct hwt_drm_fdinfo *fi, const char *k, size_t kn, const
 /* Unit multipliers; the spec has none/KiB/MiB and Hz/KHz/MHz, the rest is defensive. */
 static bool unit_mult(enum unit_kind kind, const char *u, size_t n, uint64_t *mult)
 {
-	static const struct { enum unit_kind kind; const char *name; uint64_t mult; } units[] = {
-		{ U_BYTES, "KiB", 1ull << 10 }, { U_BYTES, "MiB", 1ull << 20 },
-		{ U_BYTES, "GiB", 1ull << 30 }, { U_BYTES, "kB", 1ull << 10 },
-		{ U_BYTES, "KB", 1ull << 10 }, { U_BYTES, "B", 1 },
-		{ U_NS, "ns", 1 },
-		{ U_HZ, "Hz", 1 }, { U_HZ, "KHz", 1000 }, { U_HZ, "kHz", 1000 },
-		{ U_HZ, "MHz", 1000000 }, { U_HZ, "GHz", 1000000000 },
+	struct unit {
+		const char *name;
+		size_t len;
+		uint64_t mult;
 	};
+	static const struct unit bytes[] = {
+		{ KEY("KiB"), 1ull << 10 }, { KEY("MiB"), 1ull << 20 }, { KEY("GiB"), 1ull << 30 },
+		{ KEY("kB"), 1ull << 10 }, { KEY("KB"), 1ull << 10 }, { KEY("B"), 1 }, { NULL },
+	};
+	static const struct unit ns[] = { { KEY("ns"), 1 }, { NULL } };
+	static const struct unit hz[] = {
+		{ KEY("Hz"), 1 }, { KEY("KHz"), 1000 }, { KEY("kHz"), 1000 },
+		{ KEY("MHz"), 1000000 }, { KEY("GHz"), 1000000000 }, { NULL },
+	};
+	static const struct unit none[] = { { NULL } };
+	const struct unit *t = kind == U_BYTES ? bytes : kind == U_NS ? ns :
+			       kind == U_HZ ? hz : none;
 
 	*mult = 1;
 	if (!n)
 		return true;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-		if (units[i].kind == kind && strlen(units[i].name) == n &&
-		    !memcmp(units[i].name, u, n)) {
-			*mult = units[i].mult;
+	for (; t->name; t++)
+		if (t->len == n && t->name[0] == u[0] && !memcmp(t->name, u, n)) {
+			*mult = t->mult;
 			return true;
 		}
 	return false;
@@ -200,12 +284,13 @@ static const char *parse_num(const char *v, size_t n, enum unit_kind kind, uint6
 
 	if (!n || v[0] < '0' || v[0] > '9')
 		return "value is not an unsigned integer";
-	for (; i < n && v[i] >= '0' && v[i] <= '9'; i++) {
-		unsigned d = v[i] - '0';
-
-		if (x > (UINT64_MAX - d) / 10)
+	for (; i < n && v[i] >= '0' && v[i] <= '9'; i++)
+		if (__builtin_mul_overflow(x, 10, &x) ||
+		    __builtin_add_overflow(x, (uint64_t)(v[i] - '0'), &x))
 			return "value does not fit in 64 bits";
-		x = x * 10 + d;
+	if (i == n) {		/* no unit (the caller trimmed the line) */
+		*out = x;
+		return NULL;
 	}
 	while (i < n && is_space(v[i]))
 		i++;
@@ -224,148 +309,239 @@ static const char *parse_num(const char *v, size_t n, enum unit_kind kind, uint6
 	return NULL;
 }
 
-static int set_str(char **dst, const char *v, size_t n)
+static int set_str(struct parse_ctx *ctx, int which, char **dst, const char *v, size_t n)
 {
+	char *old = ctx->old[which];
+
 	if (*dst)		/* first one wins (amdgpu printed the header twice) */
 		return 0;
+	if (old && name_eq(old, v, n)) {
+		*dst = old;
+		ctx->old[which] = NULL;
+		return 0;
+	}
 	*dst = dup_n(v, n);
 	return *dst ? 0 : -1;
 }
 
-/* Returns 1 if the line was a standard key understood, 0 if kept as text, -1 on ENOMEM. */
-static int parse_line(struct hwt_drm_fdinfo *fi, const char *k, size_t kn, const char *v,
-		      size_t vn, uint64_t off, struct hwt_diag *diag)
+static void engine_set(struct hwt_drm_engine *e, int bit, uint64_t x)
 {
+	e->have |= bit;
+	if (bit == HWT_DRM_HAVE_NS)
+		e->busy_ns = x;
+	else if (bit == HWT_DRM_HAVE_CYCLES)
+		e->cycles = x;
+	else if (bit == HWT_DRM_HAVE_TOTAL)
+		e->total_cycles = x;
+	else if (bit == HWT_DRM_HAVE_CAPACITY)
+		e->capacity = x;
+	else
+		e->maxfreq_hz = x;
+}
+
+static void region_set(struct hwt_drm_region *r, int m, uint64_t x)
+{
+	if (m >= 0) {
+		r->bytes[m] = x;
+		r->have |= 1u << m;
+	} else {
+		r->legacy = x;
+		r->have |= HAVE_LEGACY;
+	}
+}
+
+/* Index of the key_table prefix of drm- key @k, or -1. */
+static int key_index(const char *k, size_t kn)
+{
+	for (size_t i = 0; i < sizeof(key_table) / sizeof(key_table[0]); i++) {
+		size_t pn = key_table[i].plen;
+
+		/* k[4] tells most prefixes apart before a memcmp */
+		if (kn > pn && k[4] == key_table[i].prefix[4] &&
+		    !memcmp(k, key_table[i].prefix, pn))
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * Returns 1 if the line was a standard key understood, 0 if kept as text, -1 on
+ * ENOMEM; ctx->step says what it did, for the plan.
+ */
+static int parse_line(struct parse_ctx *ctx, const char *k, size_t kn, const char *v,
+		      size_t vn, uint64_t off)
+{
+	struct hwt_drm_fdinfo *fi = ctx->fi;
+	struct hwt_drm_step *st = &ctx->step;
 	const char *why;
 	uint64_t x;
+	int i;
 
-	if (kn == 10 && !memcmp(k, "drm-driver", 10))
-		return set_str(&fi->driver, v, vn) ? -1 : 1;
-	if (kn == 8 && !memcmp(k, "drm-pdev", 8))
-		return set_str(&fi->pdev, v, vn) ? -1 : 1;
-	if (kn == 15 && !memcmp(k, "drm-client-name", 15))
-		return set_str(&fi->client_name, v, vn) ? -1 : 1;
+	st->op = OP_SKIP;
+	if (kn <= 4 || memcmp(k, "drm-", 4))	/* pos:, flags:, driver-prefixed keys */
+		return keep_other(ctx, k, kn, v, vn) ? -1 : 0;
+	st->op = OP_STR;
+	if (kn == 10 && !memcmp(k, "drm-driver", 10)) {
+		st->arg = S_DRIVER;
+		return set_str(ctx, S_DRIVER, &fi->driver, v, vn) ? -1 : 1;
+	}
+	if (kn == 8 && !memcmp(k, "drm-pdev", 8)) {
+		st->arg = S_PDEV;
+		return set_str(ctx, S_PDEV, &fi->pdev, v, vn) ? -1 : 1;
+	}
+	if (kn == 15 && !memcmp(k, "drm-client-name", 15)) {
+		st->arg = S_NAME;
+		return set_str(ctx, S_NAME, &fi->client_name, v, vn) ? -1 : 1;
+	}
+	st->op = OP_SKIP;
 	if (kn == 13 && !memcmp(k, "drm-client-id", 13)) {
 		why = parse_num(v, vn, U_NONE, &x);
 		if (why) {
-			hwt_diag__warn(diag, off, RTYPE, "drm-client-id: %s", why);
-			return keep_other(fi, k, kn, v, vn) ? -1 : 0;
+			WARN(ctx, off, "drm-client-id: %s", why);
+			return keep_other(ctx, k, kn, v, vn) ? -1 : 0;
 		}
 		if (fi->has_client_id)	/* transitional amdgpu: the core's id came first */
-			return keep_other(fi, k, kn, v, vn) ? -1 : 0;
+			return keep_other(ctx, k, kn, v, vn) ? -1 : 0;
 		fi->client_id = x;
 		fi->has_client_id = true;
+		st->op = OP_ID;
 		return 1;
 	}
-	for (size_t i = 0; i < sizeof(key_table) / sizeof(key_table[0]); i++) {
-		size_t pn = strlen(key_table[i].prefix);
-		const char *name = k + pn;
-		size_t nn = kn - pn;
-
-		if (kn <= pn || memcmp(k, key_table[i].prefix, pn))
-			continue;
-		why = parse_num(v, vn, key_table[i].unit, &x);
-		if (why) {
-			hwt_diag__warn(diag, off, RTYPE, "%.*s: %s", (int)kn, k, why);
-			return keep_other(fi, k, kn, v, vn) ? -1 : 0;
-		}
-		if (key_table[i].engine_bit) {
-			struct hwt_drm_engine *e = engine_get(fi, name, nn);
-			int bit = key_table[i].engine_bit;
-
-			if (!e)
-				return -1;
-			if (bit == HWT_DRM_HAVE_CAPACITY && !x) {
-				hwt_diag__warn(diag, off, RTYPE,
-					       "%.*s: zero capacity is not allowed, using 1",
-					       (int)kn, k);
-				x = 1;
-			}
-			if (e->have & bit) {
-				hwt_diag__warn(diag, off, RTYPE,
-					       "%.*s: repeated key, the first value is kept",
-					       (int)kn, k);
-				return keep_other(fi, k, kn, v, vn) ? -1 : 0;
-			}
-			e->have |= bit;
-			if (bit == HWT_DRM_HAVE_NS)
-				e->busy_ns = x;
-			else if (bit == HWT_DRM_HAVE_CYCLES)
-				e->cycles = x;
-			else if (bit == HWT_DRM_HAVE_TOTAL)
-				e->total_cycles = x;
-			else if (bit == HWT_DRM_HAVE_CAPACITY)
-				e->capacity = x;
-			else
-				e->maxfreq_hz = x;
-			return 1;
-		} else {
-			struct hwt_drm_region *r = region_get(fi, name, nn);
-			int m = key_table[i].mem;
-			uint32_t bit = m < 0 ? HAVE_LEGACY : 1u << m;
-
-			if (!r)
-				return -1;
-			if (r->have & bit) {
-				hwt_diag__warn(diag, off, RTYPE,
-					       "%.*s: repeated key, the first value is kept",
-					       (int)kn, k);
-				return keep_other(fi, k, kn, v, vn) ? -1 : 0;
-			}
-			r->have |= bit;
-			if (m >= 0)
-				r->bytes[m] = x;
-			else
-				r->legacy = x;
-			return 1;
-		}
+	i = key_index(k, kn);
+	if (i < 0)
+		return keep_other(ctx, k, kn, v, vn) ? -1 : 0;
+	why = parse_num(v, vn, key_table[i].unit, &x);
+	if (why) {
+		WARN(ctx, off, "%.*s: %s", (int)kn, k, why);
+		return keep_other(ctx, k, kn, v, vn) ? -1 : 0;
 	}
-	return keep_other(fi, k, kn, v, vn) ? -1 : 0;
+	st->arg = i;
+	if (key_table[i].engine_bit) {
+		int bit = key_table[i].engine_bit;
+		struct hwt_drm_engine *e = engine_get(fi, k + key_table[i].plen,
+						      kn - key_table[i].plen);
+
+		if (!e)
+			return -1;
+		if (bit == HWT_DRM_HAVE_CAPACITY && !x) {
+			WARN(ctx, off, "%.*s: zero capacity is not allowed, using 1", (int)kn, k);
+			x = 1;
+		}
+		if (e->have & bit) {
+			WARN(ctx, off, "%.*s: repeated key, the first value is kept", (int)kn, k);
+			return keep_other(ctx, k, kn, v, vn) ? -1 : 0;
+		}
+		engine_set(e, bit, x);
+		st->op = OP_ENGINE;
+		st->idx = e - fi->engines;
+	} else {
+		int m = key_table[i].mem;
+		struct hwt_drm_region *r = region_get(fi, k + key_table[i].plen,
+						      kn - key_table[i].plen);
+
+		if (!r)
+			return -1;
+		if (r->have & (m < 0 ? HAVE_LEGACY : 1u << m)) {
+			WARN(ctx, off, "%.*s: repeated key, the first value is kept", (int)kn, k);
+			return keep_other(ctx, k, kn, v, vn) ? -1 : 0;
+		}
+		region_set(r, m, x);
+		st->op = OP_REGION;
+		st->idx = r - fi->regions;
+	}
+	return 1;
 }
 
-int hwt_drm_fdinfo__parse(struct hwt_drm_fdinfo *fi, const char *text, size_t len,
-			  struct hwt_diag *diag)
+static void other_free(struct hwt_drm_fdinfo *fi)
 {
-	size_t pos = 0;
-
-	memset(fi, 0, sizeof(*fi));
-	while (pos < len) {
-		const char *line = text + pos, *nl, *colon, *v, *end;
-		size_t ll, kn;
-		int r;
-
-		nl = memchr(line, '\n', len - pos);
-		ll = nl ? (size_t)(nl - line) : len - pos;
-		pos += ll + (nl ? 1 : 0);
-		end = line + ll;
-		while (end > line && is_space(end[-1]))
-			end--;
-		if (end == line) {
-			if (diag)
-				diag->bytes.skipped += ll + (nl ? 1 : 0);
-			continue;
-		}
-		colon = memchr(line, ':', end - line);
-		if (!colon) {
-			hwt_diag__warn(diag, line - text, RTYPE, "line without ':' ignored");
-			if (diag)
-				diag->bytes.skipped += ll + (nl ? 1 : 0);
-			continue;
-		}
-		kn = colon - line;
-		v = colon + 1;
-		while (v < end && is_space(*v))
-			v++;
-		r = parse_line(fi, line, kn, v, end - v, line - text, diag);
-		if (r < 0)
-			return -1;
-		if (diag) {
-			if (r)
-				diag->bytes.decoded += ll + (nl ? 1 : 0);
-			else
-				diag->bytes.skipped += ll + (nl ? 1 : 0);
-		}
+	for (uint32_t i = 0; i < fi->nother; i++) {
+		free(fi->other[i].key);
+		free(fi->other[i].val);
 	}
+	fi->nother = 0;
+}
+
+/* grow() until @need elements fit */
+static int reserve(void **arr, uint32_t *cap, uint64_t need, size_t elem)
+{
+	while (need > *cap)
+		if (grow(arr, cap, *cap, elem))
+			return -1;
+	return 0;
+}
+
+/* Give back what grow() doubled beyond @n: the plan lives as long as its client. */
+static void shrink(void **arr, uint32_t *cap, uint32_t n, size_t elem)
+{
+	void *p;
+
+	if (!n || n + n / 4 >= *cap)
+		return;
+	p = realloc(*arr, (size_t)n * elem);
+	if (p) {
+		*arr = p;
+		*cap = n;
+	}
+}
+
+/* Append ctx->step for the line whose key is @k to the plan being recorded. */
+static void plan_add(struct parse_ctx *ctx, const char *k, size_t kn)
+{
+	struct hwt_drm_fdinfo *fi = ctx->fi;
+	struct hwt_drm_step *st;
+
+	if (fi->nplan >= PLAN_MAX_LINES) {
+		ctx->record = false;	/* a huge text is parsed the long way each time */
+		return;
+	}
+	if (reserve((void **)&fi->plan, &fi->cap_plan, (uint64_t)fi->nplan + 1, sizeof(*st)) ||
+	    reserve((void **)&fi->plan_keys, &fi->cap_plan_keys,
+		    (uint64_t)fi->plan_keys_len + kn, 1)) {
+		ctx->record = false;	/* no plan, no harm */
+		return;
+	}
+	st = &fi->plan[fi->nplan++];
+	*st = ctx->step;
+	st->key_off = fi->plan_keys_len;
+	st->key_len = kn;
+	if (kn)		/* a blank line has no key, and plan_keys may still be NULL */
+		memcpy(fi->plan_keys + fi->plan_keys_len, k, kn);
+	fi->plan_keys_len += kn;
+}
+
+/* One line of a text: [p, end) without trailing whitespace; @bytes counts its newline. */
+struct line {
+	const char *p, *end;
+	size_t bytes;
+};
+
+static bool next_line(const char *text, size_t len, size_t *pos, struct line *l)
+{
+	const char *nl;
+	size_t ll;
+
+	if (*pos >= len)
+		return false;
+	l->p = text + *pos;
+	nl = memchr(l->p, '\n', len - *pos);
+	ll = nl ? (size_t)(nl - l->p) : len - *pos;
+	l->bytes = ll + (nl ? 1 : 0);
+	*pos += l->bytes;
+	l->end = l->p + ll;
+	while (l->end > l->p && is_space(l->end[-1]))
+		l->end--;
+	return true;
+}
+
+static const char *skip_space(const char *v, const char *end)
+{
+	while (v < end && is_space(*v))
+		v++;
+	return v;
+}
+
+static void legacy_fixup(struct hwt_drm_fdinfo *fi)
+{
 	for (uint32_t i = 0; i < fi->nregions; i++) {
 		struct hwt_drm_region *r = &fi->regions[i];
 
@@ -374,7 +550,238 @@ int hwt_drm_fdinfo__parse(struct hwt_drm_fdinfo *fi, const char *text, size_t le
 			r->have |= 1u << HWT_DRM_MEM_RESIDENT;
 		}
 	}
+}
+
+/*
+ * parse_num() of the value at @p, reading on to the end of its line: digits,
+ * whitespace, a unit, whitespace.  *next is past the line's newline.  false
+ * for anything parse_num() would not take (the long way then warns).
+ */
+static bool num_fwd(const char *p, const char *end, enum unit_kind kind, uint64_t *out,
+		    const char **next)
+{
+	uint64_t x = 0, mult = 1;
+	const char *u;
+
+	if (p == end || *p < '0' || *p > '9')
+		return false;
+	for (; p < end && *p >= '0' && *p <= '9'; p++)
+		if (__builtin_mul_overflow(x, 10, &x) ||
+		    __builtin_add_overflow(x, (uint64_t)(*p - '0'), &x))
+			return false;
+	while (p < end && is_space(*p))
+		p++;
+	for (u = p; p < end && *p != '\n' && !is_space(*p); p++)
+		;
+	if (p > u && !unit_mult(kind, u, p - u, &mult))
+		return false;
+	while (p < end && is_space(*p))
+		p++;
+	if ((p < end && *p != '\n') || (mult > 1 && x > UINT64_MAX / mult))
+		return false;
+	*out = x * mult;
+	*next = p < end ? p + 1 : p;
+	return true;
+}
+
+/*
+ * Replay the plan in one pass over the text: each line must start with the
+ * remembered key and ':' and hold a value that parses without a warning.
+ * 1 done, 0 the text differs (nothing counted in the diag; the caller parses
+ * it the long way), -1 ENOMEM.
+ */
+static int replay(struct parse_ctx *ctx, const char *text, size_t len)
+{
+	struct hwt_drm_fdinfo *fi = ctx->fi;
+	const char *p = text, *end = text + len;
+	uint64_t decoded = 0, skipped = 0;
+	uint32_t s;
+
+	fi->nengines = fi->plan_nengines;
+	fi->nregions = fi->plan_nregions;
+	for (uint32_t i = 0; i < fi->nengines; i++) {
+		struct hwt_drm_engine *e = &fi->engines[i];
+
+		*e = (struct hwt_drm_engine){ .name = e->name, .capacity = 1 };
+	}
+	for (uint32_t i = 0; i < fi->nregions; i++) {
+		struct hwt_drm_region *r = &fi->regions[i];
+
+		*r = (struct hwt_drm_region){ .name = r->name };
+	}
+	for (s = 0; p < end; s++) {
+		const struct hwt_drm_step *st;
+		const char *line = p, *v, *nl, *le;
+		uint64_t x;
+		int i;
+
+		if (s == fi->nplan)
+			return 0;	/* more lines than before */
+		st = &fi->plan[s];
+		if (st->op == OP_BLANK) {
+			while (p < end && is_space(*p))
+				p++;
+			if (p < end && *p++ != '\n')
+				return 0;
+			skipped += p - line;
+			continue;
+		}
+		if ((size_t)(end - p) <= st->key_len || p[st->key_len] != ':' ||
+		    (st->key_len && !bytes_eq(p, fi->plan_keys + st->key_off, st->key_len)))
+			return 0;
+		v = p + st->key_len + 1;
+		while (v < end && is_space(*v))
+			v++;
+		i = st->arg;
+		switch (st->op) {
+		case OP_SKIP:
+		case OP_STR:
+			nl = memchr(v, '\n', end - v);
+			p = nl ? nl + 1 : end;
+			if (st->op == OP_SKIP) {
+				skipped += p - line;
+				continue;
+			}
+			for (le = nl ? nl : end; le > v && is_space(le[-1]); le--)
+				;
+			if (set_str(ctx, i, i == S_DRIVER ? &fi->driver :
+					    i == S_PDEV ? &fi->pdev : &fi->client_name, v, le - v))
+				return -1;
+			break;
+		case OP_ID:
+			if (!num_fwd(v, end, U_NONE, &fi->client_id, &p))
+				return 0;
+			fi->has_client_id = true;
+			break;
+		case OP_ENGINE:
+			if (!num_fwd(v, end, key_table[i].unit, &x, &p) ||
+			    (key_table[i].engine_bit == HWT_DRM_HAVE_CAPACITY && !x))
+				return 0;
+			engine_set(&fi->engines[st->idx], key_table[i].engine_bit, x);
+			break;
+		case OP_REGION:
+			if (!num_fwd(v, end, key_table[i].unit, &x, &p))
+				return 0;
+			region_set(&fi->regions[st->idx], key_table[i].mem, x);
+			break;
+		}
+		decoded += p - line;
+	}
+	if (s != fi->nplan)
+		return 0;	/* fewer lines than before */
+	legacy_fixup(fi);
+	if (ctx->diag) {
+		ctx->diag->bytes.decoded += decoded;
+		ctx->diag->bytes.skipped += skipped;
+	}
+	return 1;
+}
+
+/* Undo a replay that gave up: strings go back to the pool of old ones. */
+static void replay_undo(struct parse_ctx *ctx)
+{
+	struct hwt_drm_fdinfo *fi = ctx->fi;
+	char **str[S_N] = { &fi->driver, &fi->pdev, &fi->client_name };
+
+	for (int i = 0; i < S_N; i++) {
+		if (!*str[i])
+			continue;
+		if (!ctx->old[i])
+			ctx->old[i] = *str[i];	/* it was adopted from there */
+		else
+			free(*str[i]);
+		*str[i] = NULL;
+	}
+	fi->client_id = 0;
+	fi->has_client_id = false;
+}
+
+/* The long way: every key looked up; records a plan when asked to. */
+static int parse_text(struct parse_ctx *ctx, const char *text, size_t len)
+{
+	struct hwt_drm_fdinfo *fi = ctx->fi;
+	struct hwt_diag *diag = ctx->diag;
+	struct line l;
+	size_t pos = 0;
+
+	fi->nengines = fi->nregions = 0;	/* their names stay for reuse */
+	fi->last_engine = fi->last_region = 0;
+	fi->nplan = fi->plan_keys_len = 0;
+	fi->plan_ok = false;
+	while (next_line(text, len, &pos, &l)) {
+		const char *colon, *v;
+		int r;
+
+		if (l.end == l.p) {
+			if (diag)
+				diag->bytes.skipped += l.bytes;
+			ctx->step.op = OP_BLANK;
+			if (ctx->record)
+				plan_add(ctx, l.p, 0);
+			continue;
+		}
+		colon = memchr(l.p, ':', l.end - l.p);
+		if (!colon) {
+			WARN(ctx, l.p - text, "line without ':' ignored");
+			if (diag)
+				diag->bytes.skipped += l.bytes;
+			continue;
+		}
+		v = skip_space(colon + 1, l.end);
+		r = parse_line(ctx, l.p, colon - l.p, v, l.end - v, l.p - text);
+		if (r < 0)
+			return -1;
+		if (diag) {
+			if (r)
+				diag->bytes.decoded += l.bytes;
+			else
+				diag->bytes.skipped += l.bytes;
+		}
+		if (ctx->record)
+			plan_add(ctx, l.p, colon - l.p);
+	}
+	legacy_fixup(fi);
+	if (ctx->record) {
+		shrink((void **)&fi->plan, &fi->cap_plan, fi->nplan, sizeof(*fi->plan));
+		shrink((void **)&fi->plan_keys, &fi->cap_plan_keys, fi->plan_keys_len, 1);
+		fi->plan_ok = true;
+		fi->plan_nengines = fi->nengines;
+		fi->plan_nregions = fi->nregions;
+	}
 	return 0;
+}
+
+int hwt_drm_fdinfo__reparse(struct hwt_drm_fdinfo *fi, const char *text, size_t len,
+			    unsigned int flags, struct hwt_diag *diag)
+{
+	struct parse_ctx ctx = {
+		.fi = fi, .flags = flags, .diag = diag,
+		.old = { fi->driver, fi->pdev, fi->client_name },
+		/* a plan replays lines as skipped, which only NO_OTHER allows */
+		.record = flags & HWT_DRM_PARSE_NO_OTHER,
+	};
+	int r = 0, ret;
+
+	fi->driver = fi->pdev = fi->client_name = NULL;
+	fi->client_id = 0;
+	fi->has_client_id = false;
+	other_free(fi);
+	if (fi->plan_ok && ctx.record) {
+		r = replay(&ctx, text, len);
+		if (!r)
+			replay_undo(&ctx);
+	}
+	ret = r > 0 ? 0 : r < 0 ? -1 : parse_text(&ctx, text, len);
+	for (int i = 0; i < S_N; i++)
+		free(ctx.old[i]);
+	return ret;
+}
+
+int hwt_drm_fdinfo__parse(struct hwt_drm_fdinfo *fi, const char *text, size_t len,
+			  struct hwt_diag *diag)
+{
+	memset(fi, 0, sizeof(*fi));
+	return hwt_drm_fdinfo__reparse(fi, text, len, 0, diag);
 }
 
 void hwt_drm_fdinfo__free(struct hwt_drm_fdinfo *fi)
@@ -382,16 +789,16 @@ void hwt_drm_fdinfo__free(struct hwt_drm_fdinfo *fi)
 	free(fi->driver);
 	free(fi->pdev);
 	free(fi->client_name);
-	for (uint32_t i = 0; i < fi->nengines; i++)
+	/* spare names of an earlier parse sit past nengines/nregions */
+	for (uint32_t i = 0; i < fi->cap_engines; i++)
 		free(fi->engines[i].name);
-	for (uint32_t i = 0; i < fi->nregions; i++)
+	for (uint32_t i = 0; i < fi->cap_regions; i++)
 		free(fi->regions[i].name);
-	for (uint32_t i = 0; i < fi->nother; i++) {
-		free(fi->other[i].key);
-		free(fi->other[i].val);
-	}
+	other_free(fi);
 	free(fi->engines);
 	free(fi->regions);
 	free(fi->other);
+	free(fi->plan);
+	free(fi->plan_keys);
 	memset(fi, 0, sizeof(*fi));
 }

@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/resource.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -63,12 +62,42 @@ static void tty_restore(void)
 	}
 }
 
-static uint64_t mono_ns(void)
+static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+static uint64_t mono_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+/* CPU time per phase, for --stats and tests/bench/top.sh */
+struct top_cost {
+	uint64_t full_ns, quick_ns, render_ns;
+	uint64_t nfull, nquick;
+};
+
+static void print_cost(const struct drm_clients *c, const struct top_cost *k)
+{
+	uint64_t n = k->nfull + k->nquick;
+	double ms = 1e-6;
+
+	fprintf(stderr,
+		"top stats: samples %llu full_scans %llu fdinfo_reads %llu kept_reads %llu "
+		"fd_stats %llu readlinks %llu clients %d kept_fds %d "
+		"cpu_ms_per_refresh %.3f full_ms %.3f quick_ms %.3f render_ms %.3f\n",
+		(unsigned long long)c->stats.samples, (unsigned long long)c->stats.full_scans,
+		(unsigned long long)c->stats.fdinfo_reads,
+		(unsigned long long)c->stats.kept_reads,
+		(unsigned long long)c->stats.fd_stats, (unsigned long long)c->stats.readlinks,
+		c->nclients, c->nkept,
+		(k->full_ns + k->quick_ns + k->render_ns) * ms / n,
+		k->nfull ? k->full_ns * ms / k->nfull : 0,
+		k->nquick ? k->quick_ns * ms / k->nquick : 0, k->render_ns * ms / n);
 }
 
 static uint64_t top_clock(void *ctx)
@@ -113,86 +142,148 @@ static int cmp_client(const void *a, const void *b)
 	return x->client_id < y->client_id ? -1 : x->client_id > y->client_id;
 }
 
+/*
+ * The JSON view prints thousands of clients per refresh: short writes go
+ * straight into the buffer, without a call each.
+ */
+static inline void put(struct out *o, const char *s, size_t n)
+{
+	if (n <= sizeof(o->buf) - o->len) {
+		memcpy(o->buf + o->len, s, n);
+		o->len += n;
+	} else {
+		out__write(o, s, n);
+	}
+}
+
+/* A string literal: its length is known at compile time (out__puts() runs strlen). */
+#define PUT_LIT(o, s) put(o, s, sizeof(s) - 1)
+
+/* A JSON string; names and comms rarely need escapes, out__json_str() does those. */
+static void put_str(struct out *o, const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20)
+		n++;
+	if (s[n] || n + 2 > sizeof(o->buf) - o->len) {
+		out__json_str(o, s);
+		return;
+	}
+	o->buf[o->len] = '"';
+	memcpy(o->buf + o->len + 1, s, n);
+	o->buf[o->len + n + 1] = '"';
+	o->len += n + 2;
+}
+
 static void json_u64_or_null(struct out *o, bool have, uint64_t v)
 {
 	if (have)
 		out__u64(o, v);
 	else
-		out__puts(o, "null");
+		PUT_LIT(o, "null");
+}
+
+/*
+ * printf("%.2f", @x) without printf for the usual percentages.  Below 1e9,
+ * x * 100 is within 1e-5 of its exact value, so rounding it gives printf's
+ * digits unless it lies near a half; those, and anything odd, go to printf.
+ */
+static void json_pct(struct out *o, double x)
+{
+	double y = x * 100.0, r = floor(y);
+	uint64_t v;
+
+	if (!(x >= 0 && x < 1e9) || fabs(y - r - 0.5) < 1e-4) {
+		out__printf(o, "%.2f", x);
+		return;
+	}
+	v = (uint64_t)r + (y - r > 0.5);
+	out__u64(o, v / 100);
+	out__putc(o, '.');
+	out__putc(o, '0' + v % 100 / 10);
+	out__putc(o, '0' + v % 10);
+}
+
+static void json_engine(struct out *o, const struct hwt_drm_engine *e,
+			const struct hwt_drm_util *u)
+{
+	put_str(o, e->name);
+	PUT_LIT(o, ":{");
+	if (e->have & HWT_DRM_HAVE_NS) {
+		PUT_LIT(o, "\"busy_ns\":");
+		out__u64(o, e->busy_ns);
+		out__putc(o, ',');
+	}
+	if (e->have & HWT_DRM_HAVE_CYCLES) {
+		PUT_LIT(o, "\"cycles\":");
+		out__u64(o, e->cycles);
+		out__putc(o, ',');
+	}
+	if (e->have & HWT_DRM_HAVE_TOTAL) {
+		PUT_LIT(o, "\"total_cycles\":");
+		out__u64(o, e->total_cycles);
+		out__putc(o, ',');
+	}
+	PUT_LIT(o, "\"capacity\":");
+	out__u64(o, e->capacity);
+	PUT_LIT(o, ",\"util\":");
+	if (u->src == HWT_DRM_UTIL_NONE || !isfinite(u->percent))
+		PUT_LIT(o, "null");
+	else
+		json_pct(o, u->percent);
+	out__putc(o, '}');
 }
 
 static void json_client(struct out *o, const struct drm_client *cl)
 {
+	/* the keys of enum hwt_drm_mem, quoted, with the separator before each */
+#define LIT(s) { s, sizeof(s) - 1 }
+	static const struct { const char *s; size_t n; } mem_keys[HWT_DRM_MEM_N] = {
+		LIT("{\"total\":"), LIT(",\"shared\":"), LIT(",\"resident\":"),
+		LIT(",\"purgeable\":"), LIT(",\"active\":"),
+	};
+#undef LIT
 	const struct hwt_drm_fdinfo *fi = &cl->cur;
 
-	out__puts(o, "{\"pids\":[");
+	PUT_LIT(o, "{\"pids\":[");
 	for (int i = 0; i < cl->npids; i++) {
 		if (i)
 			out__putc(o, ',');
 		out__s64(o, cl->pids[i]);
 	}
-	out__puts(o, "],\"comm\":");
-	out__json_str(o, cl->comm);
-	out__puts(o, ",\"driver\":");
-	out__json_str(o, fi->driver);
-	out__puts(o, ",\"pdev\":");
+	PUT_LIT(o, "],\"comm\":");
+	put_str(o, cl->comm);
+	PUT_LIT(o, ",\"driver\":");
+	put_str(o, fi->driver);
+	PUT_LIT(o, ",\"pdev\":");
 	if (fi->pdev)
-		out__json_str(o, fi->pdev);
+		put_str(o, fi->pdev);
 	else
-		out__puts(o, "null");
-	out__puts(o, ",\"client_id\":");
+		PUT_LIT(o, "null");
+	PUT_LIT(o, ",\"client_id\":");
 	json_u64_or_null(o, cl->has_id, cl->client_id);
-	out__puts(o, ",\"engines\":{");
+	PUT_LIT(o, ",\"engines\":{");
 	for (uint32_t i = 0; i < fi->nengines; i++) {
-		const struct hwt_drm_engine *e = &fi->engines[i];
-		const struct hwt_drm_util *u = &cl->util[i];
-
 		if (i)
 			out__putc(o, ',');
-		out__json_str(o, e->name);
-		out__putc(o, ':');
-		out__putc(o, '{');
-		if (e->have & HWT_DRM_HAVE_NS) {
-			out__puts(o, "\"busy_ns\":");
-			out__u64(o, e->busy_ns);
-			out__putc(o, ',');
-		}
-		if (e->have & HWT_DRM_HAVE_CYCLES) {
-			out__puts(o, "\"cycles\":");
-			out__u64(o, e->cycles);
-			out__putc(o, ',');
-		}
-		if (e->have & HWT_DRM_HAVE_TOTAL) {
-			out__puts(o, "\"total_cycles\":");
-			out__u64(o, e->total_cycles);
-			out__putc(o, ',');
-		}
-		out__puts(o, "\"capacity\":");
-		out__u64(o, e->capacity);
-		out__puts(o, ",\"util\":");
-		if (u->src == HWT_DRM_UTIL_NONE || !isfinite(u->percent))
-			out__puts(o, "null");
-		else
-			out__printf(o, "%.2f", u->percent);
-		out__putc(o, '}');
+		json_engine(o, &fi->engines[i], &cl->util[i]);
 	}
-	out__puts(o, "},\"memory\":{");
+	PUT_LIT(o, "},\"memory\":{");
 	for (uint32_t i = 0; i < fi->nregions; i++) {
 		const struct hwt_drm_region *r = &fi->regions[i];
 
 		if (i)
 			out__putc(o, ',');
-		out__json_str(o, r->name);
+		put_str(o, r->name);
 		out__putc(o, ':');
 		for (int m = 0; m < HWT_DRM_MEM_N; m++) {
-			out__putc(o, m ? ',' : '{');
-			out__json_str(o, hwt_drm_mem_names[m]);
-			out__putc(o, ':');
+			put(o, mem_keys[m].s, mem_keys[m].n);
 			json_u64_or_null(o, r->have & (1u << m), r->bytes[m]);
 		}
 		out__putc(o, '}');
 	}
-	out__puts(o, "}}");
+	PUT_LIT(o, "}}");
 }
 
 static void human_bytes(char *buf, size_t n, uint64_t v)
@@ -253,6 +344,23 @@ static double time_now(const struct top_opts *o, uint64_t mono)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * Thousands of clients, each spread over several small allocations, in sort
+ * order: ask for the next one's pieces while this one is printed.
+ */
+static void prefetch_client(const struct drm_client *next, const struct drm_client *after)
+{
+	if (after)
+		__builtin_prefetch(after);
+	__builtin_prefetch(next->pids);
+	__builtin_prefetch(next->util);
+	__builtin_prefetch(next->cur.driver);
+	__builtin_prefetch(next->cur.engines);
+	__builtin_prefetch(next->cur.regions);
+	if (next->cur.nengines)
+		__builtin_prefetch(next->cur.engines[0].name);
+}
+
 static void render(struct out *o, const struct top_opts *opts, struct drm_clients *c,
 		   uint64_t mono, bool tty)
 {
@@ -267,6 +375,8 @@ static void render(struct out *o, const struct top_opts *opts, struct drm_client
 	if (opts->json) {
 		out__printf(o, "{\"time\":%.3f,\"clients\":[", time_now(opts, mono));
 		for (int i = 0; i < c->nclients; i++) {
+			if (i + 1 < c->nclients)
+				prefetch_client(v[i + 1], i + 2 < c->nclients ? v[i + 2] : NULL);
 			if (i)
 				out__putc(o, ',');
 			json_client(o, v[i]);
@@ -411,7 +521,7 @@ int cmd_top(int argc, char **argv)
 	struct drm_clients c;
 	struct top_clock tc = { .o = &o };
 	struct out *out;
-	struct rusage ru0, ru1;
+	struct top_cost cost = { 0 };
 	uint64_t last_full = 0;
 	int ret = 0, r;
 	bool tty;
@@ -442,11 +552,10 @@ int cmd_top(int argc, char **argv)
 	c.clock = top_clock;
 	c.clock_ctx = &tc;
 	c.diag = &diag;
-	getrusage(RUSAGE_SELF, &ru0);
 	for (long it = 0; o.iterations < 0 || it < o.iterations; it++) {
 		int ri = it < o.nroots ? (int)it : o.nroots - 1;
 		bool full = it == 0 || o.roots[ri] != c.proc || o.rescan == 0;
-		uint64_t now;
+		uint64_t now, cpu0, cpu1;
 
 		tc.sample = (int)it;
 		now = top_clock(&tc);
@@ -455,6 +564,7 @@ int cmd_top(int argc, char **argv)
 		drm_clients__set_proc(&c, o.roots[ri]);
 		if (full)
 			last_full = now;
+		cpu0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 		if (drm_clients__sample(&c, full)) {
 			tty_restore();
 			fprintf(stderr, "perf hwtrace top: cannot read %s: %s\n", c.proc,
@@ -462,32 +572,26 @@ int cmd_top(int argc, char **argv)
 			ret = EXIT_INPUT_ERROR;
 			break;
 		}
+		cpu1 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 		render(out, &o, &c, now, tty);
 		out__flush(out);
+		cost.render_ns += clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu1;
+		if (full) {
+			cost.full_ns += cpu1 - cpu0;
+			cost.nfull++;
+		} else {
+			cost.quick_ns += cpu1 - cpu0;
+			cost.nquick++;
+		}
 		if (out->error)
 			break;
 		if ((o.iterations < 0 || it + 1 < o.iterations) && wait_refresh(o.delay, tty))
 			break;
 	}
-	getrusage(RUSAGE_SELF, &ru1);
 	tty_restore();
 	out__flush(out);
-	if (o.stats && c.stats.samples) {
-		double cpu = (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec) +
-			     (ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
-			     (ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6 +
-			     (ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
-
-		fprintf(stderr,
-			"top stats: samples %llu full_scans %llu fdinfo_reads %llu fd_stats %llu "
-			"readlinks %llu clients %d cpu_ms_per_refresh %.3f\n",
-			(unsigned long long)c.stats.samples,
-			(unsigned long long)c.stats.full_scans,
-			(unsigned long long)c.stats.fdinfo_reads,
-			(unsigned long long)c.stats.fd_stats,
-			(unsigned long long)c.stats.readlinks, c.nclients,
-			cpu * 1000 / c.stats.samples);
-	}
+	if (o.stats && cost.nfull + cost.nquick)
+		print_cost(&c, &cost);
 	drm_clients__exit(&c);
 	free(o.clock_vals);
 	free(out);

@@ -2,16 +2,19 @@
 /*
  * drm_clients.c - find DRM clients under a proc root and sample their fdinfo.
  *
- * Cost model: a full rescan is readdir of every <pid>/fd plus one stat per
- * fd and one fdinfo read per DRM fd; a cheap sample is one fdinfo read per
- * client through a cached (pid, fd).  fdinfo of non-DRM fds is never read.
+ * Cost model: a full rescan is getdents of every <pid>/fd plus one stat per
+ * fd and one fdinfo read per DRM fd; a cheap sample is one pread() per client
+ * of an fdinfo file kept open since the rescan, parsed into memory the client
+ * already owns.  fdinfo of non-DRM fds is never read.  When RLIMIT_NOFILE
+ * does not allow another kept fd, that client is re-read by path instead.
  */
-#include <dirent.h>
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -20,6 +23,17 @@
 
 #define NO_ID_FLAG (1ull << 63)		/* dev bit for clients without drm-client-id */
 #define FDINFO_MAX (64u << 20)		/* far beyond any real fdinfo; guards the buffer */
+#define FD_RESERVE 128			/* fds left for everything but kept fdinfo */
+#define DENTS_SIZE (32u << 10)
+
+/* The kernel's getdents64 record. */
+struct dent64 {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
 
 static int grow(void **arr, int *cap, int n, size_t elem)
 {
@@ -37,10 +51,30 @@ static int grow(void **arr, int *cap, int n, size_t elem)
 	return 0;
 }
 
+/* Room for kept fdinfo fds: the soft limit raised to the hard one, less a reserve. */
+static int fd_budget(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur < rl.rlim_max) {
+		struct rlimit want = rl;
+
+		want.rlim_cur = rl.rlim_max > (1u << 20) ? (1u << 20) : rl.rlim_max;
+		if (want.rlim_cur > rl.rlim_cur && !setrlimit(RLIMIT_NOFILE, &want))
+			rl.rlim_cur = want.rlim_cur;
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > (1u << 20))
+		rl.rlim_cur = 1u << 20;
+	return rl.rlim_cur > 2 * FD_RESERVE ? (int)rl.rlim_cur - FD_RESERVE : 0;
+}
+
 void drm_clients__init(struct drm_clients *c, const char *proc)
 {
 	memset(c, 0, sizeof(*c));
 	c->proc = proc;
+	c->max_kept = fd_budget();
 }
 
 void drm_clients__set_proc(struct drm_clients *c, const char *proc)
@@ -48,8 +82,29 @@ void drm_clients__set_proc(struct drm_clients *c, const char *proc)
 	c->proc = proc;
 }
 
-static void client_free(struct drm_client *cl)
+static void unkeep(struct drm_clients *c, struct drm_client *cl)
 {
+	if (cl->rfd < 0)
+		return;
+	close(cl->rfd);
+	cl->rfd = -1;
+	c->nkept--;
+}
+
+/* Keep @f open as @cl's fdinfo (of its fdrefs[0]) if the budget allows, else close it. */
+static void keep(struct drm_clients *c, struct drm_client *cl, int f)
+{
+	if (cl->rfd < 0 && c->nkept < c->max_kept) {
+		cl->rfd = f;
+		c->nkept++;
+	} else {
+		close(f);
+	}
+}
+
+static void client_free(struct drm_clients *c, struct drm_client *cl)
+{
+	unkeep(c, cl);
 	hwt_drm_fdinfo__free(&cl->cur);
 	hwt_drm_fdinfo__free(&cl->prev);
 	free(cl->util);
@@ -60,11 +115,13 @@ static void client_free(struct drm_client *cl)
 void drm_clients__exit(struct drm_clients *c)
 {
 	for (int i = 0; i < c->nclients; i++)
-		client_free(&c->clients[i]);
+		client_free(c, &c->clients[i]);
+	hwt_drm_fdinfo__free(&c->scratch);
 	free(c->clients);
 	free(c->fds);
 	free(c->hash);
 	free(c->buf);
+	free(c->dents);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -146,25 +203,21 @@ static int hash_find(struct drm_clients *c, uint64_t dev, uint64_t id)
 	return -1;
 }
 
-/* Read <proc>/<pid>/<what> into c->buf; returns its length or -1. */
-static ssize_t read_proc(struct drm_clients *c, int pid, const char *what, int fd)
+/*
+ * Read all of @f from offset 0 into c->buf (NUL-terminated); its length or -1.
+ * A short read is the end: procfs fdinfo hands out its whole text at once
+ * and a regular file all it has, so the usual extra read() for EOF is saved.
+ */
+static ssize_t read_fd(struct drm_clients *c, int f)
 {
-	char path[4096];
 	size_t len = 0;
-	int f;
 
-	if (fd >= 0)
-		snprintf(path, sizeof(path), "%s/%d/%s/%d", c->proc, pid, what, fd);
-	else
-		snprintf(path, sizeof(path), "%s/%d/%s", c->proc, pid, what);
-	f = open(path, O_RDONLY | O_CLOEXEC);
-	if (f < 0)
-		return -1;
 	for (;;) {
+		size_t want;
 		ssize_t n;
 
 		if (len + 1 >= c->buf_size) {
-			size_t ns = c->buf_size ? c->buf_size * 2 : 8192;
+			size_t ns = c->buf_size ? c->buf_size * 2 : 16384;
 			char *nb;
 
 			if (ns > FDINFO_MAX)
@@ -175,16 +228,40 @@ static ssize_t read_proc(struct drm_clients *c, int pid, const char *what, int f
 			c->buf = nb;
 			c->buf_size = ns;
 		}
-		n = read(f, c->buf + len, c->buf_size - 1 - len);
+		want = c->buf_size - 1 - len;
+		n = pread(f, c->buf + len, want, (off_t)len);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && !len)
+			return -1;	/* the fd was closed, or its process exited */
 		if (n <= 0)
 			break;
 		len += n;
+		if ((size_t)n < want)
+			break;
 	}
-	close(f);
 	c->buf[len] = 0;
 	return len;
+}
+
+/*
+ * Open for reading.  O_NOATIME: a recorded tree's atimes need not change on
+ * every refresh (procfs has none); it is refused (EPERM) for others' files.
+ */
+static int open_ro(int dirfd, const char *path)
+{
+	int f = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOATIME);
+
+	return f < 0 && errno == EPERM ? openat(dirfd, path, O_RDONLY | O_CLOEXEC) : f;
+}
+
+/* Open <proc>/<pid>/fdinfo/<fd> for reading, or -1. */
+static int open_fdinfo(struct drm_clients *c, int pid, int fd)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%d/fdinfo/%d", c->proc, pid, fd);
+	return open_ro(AT_FDCWD, path);
 }
 
 static int client_add_pid(struct drm_client *cl, int pid, const char *comm)
@@ -205,22 +282,39 @@ static int client_add_pid(struct drm_client *cl, int pid, const char *comm)
 	return 0;
 }
 
-/* Make @fi the client's new sample taken at @t; computes utilisation. */
-static int client_rotate(struct drm_client *cl, struct hwt_drm_fdinfo *fi, uint64_t t)
+/* Utilisation array sized for @n engines (plus one, so never zero-sized). */
+static int util_fit(struct drm_client *cl, uint32_t n)
 {
 	struct hwt_drm_util *u;
 
-	hwt_drm_fdinfo__free(&cl->prev);
-	cl->prev = cl->cur;
-	cl->t_prev = cl->t_cur;
-	cl->has_prev = true;
-	cl->cur = *fi;
-	cl->t_cur = t;
-	memset(fi, 0, sizeof(*fi));
-	u = realloc(cl->util, (cl->cur.nengines + 1) * sizeof(*u));
+	if (n < cl->cap_util)
+		return 0;
+	u = realloc(cl->util, (n + 1) * sizeof(*u));
 	if (!u)
 		return -1;
 	cl->util = u;
+	cl->cap_util = n + 1;
+	return 0;
+}
+
+/*
+ * Make c->scratch the client's new sample taken at @t and compute utilisation.
+ * The oldest sample becomes the scratch, so the next parse reuses its memory.
+ */
+static int client_rotate(struct drm_clients *c, struct drm_client *cl, uint64_t t)
+{
+	struct hwt_drm_fdinfo oldest = cl->prev;
+	struct hwt_drm_util *u;
+
+	cl->prev = cl->cur;
+	cl->t_prev = cl->t_cur;
+	cl->has_prev = true;
+	cl->cur = c->scratch;
+	cl->t_cur = t;
+	c->scratch = oldest;
+	if (util_fit(cl, cl->cur.nengines))
+		return -1;
+	u = cl->util;
 	hwt_drm_usage__compute(&cl->prev, &cl->cur, t > cl->t_prev ? t - cl->t_prev : 0, u);
 	cl->total_util = 0;
 	for (uint32_t i = 0; i < cl->cur.nengines; i++)
@@ -229,8 +323,7 @@ static int client_rotate(struct drm_client *cl, struct hwt_drm_fdinfo *fi, uint6
 	return 0;
 }
 
-static int client_new(struct drm_clients *c, struct hwt_drm_fdinfo *fi, uint64_t dev,
-		      uint64_t id, uint64_t t)
+static int client_new(struct drm_clients *c, uint64_t dev, uint64_t id, uint64_t t)
 {
 	struct drm_client *cl;
 
@@ -238,15 +331,16 @@ static int client_new(struct drm_clients *c, struct hwt_drm_fdinfo *fi, uint64_t
 		return -1;
 	cl = &c->clients[c->nclients];
 	memset(cl, 0, sizeof(*cl));
+	cl->rfd = -1;
 	cl->dev = dev;
 	cl->client_id = id;
-	cl->has_id = fi->has_client_id;
-	cl->cur = *fi;
+	cl->has_id = c->scratch.has_client_id;
+	cl->cur = c->scratch;
 	cl->t_cur = t;
-	memset(fi, 0, sizeof(*fi));
-	cl->util = calloc(cl->cur.nengines + 1, sizeof(*cl->util));	/* all null */
-	if (!cl->util)
+	memset(&c->scratch, 0, sizeof(c->scratch));
+	if (util_fit(cl, cl->cur.nengines))
 		return -1;
+	memset(cl->util, 0, cl->cap_util * sizeof(*cl->util));	/* all null */
 	c->nclients++;
 	if ((unsigned int)c->nclients * 2 + 2 > c->hash_size)
 		return hash_rebuild(c) ? -1 : c->nclients - 1;
@@ -260,44 +354,65 @@ static int client_new(struct drm_clients *c, struct hwt_drm_fdinfo *fi, uint64_t
 	return c->nclients - 1;
 }
 
-/* Full scan: read one DRM fd's fdinfo and attach it to its client. */
-static int scan_fd(struct drm_clients *c, int fdref)
+/* Parse c->buf into c->scratch: only what the views use, not the other lines. */
+static int parse_buf(struct drm_clients *c, ssize_t len)
+{
+	return hwt_drm_fdinfo__reparse(&c->scratch, c->buf, len, HWT_DRM_PARSE_NO_OTHER,
+				       c->diag);
+}
+
+/* Full scan: read one DRM fd's fdinfo (through @fidfd, its fdinfo dir) and attach it. */
+static int scan_fd(struct drm_clients *c, int fdref, int fidfd, const char *name)
 {
 	const struct drm_fdref *r = &c->fds[fdref];
-	struct hwt_drm_fdinfo fi;
 	struct drm_client *cl;
 	uint64_t t, dev, id;
 	ssize_t len;
-	int ci;
+	int ci, f;
 
 	t = c->clock(c->clock_ctx);
-	len = read_proc(c, r->pid, "fdinfo", r->fd);
-	c->stats.fdinfo_reads++;
-	if (len < 0)
+	f = open_ro(fidfd, name);
+	if (f < 0)
 		return 0;	/* closed or the process exited meanwhile */
-	if (hwt_drm_fdinfo__parse(&fi, c->buf, len, c->diag))
-		return -1;
-	if (!fi.driver) {
-		hwt_drm_fdinfo__free(&fi);
+	c->stats.fdinfo_reads++;
+	len = read_fd(c, f);
+	if (len < 0 || !len) {
+		close(f);
 		return 0;
 	}
-	dev = fi.has_client_id ? r->dev : r->dev | NO_ID_FLAG;
-	id = fi.has_client_id ? fi.client_id : (uint64_t)r->pid << 32 | (uint32_t)r->fd;
+	if (parse_buf(c, len)) {
+		close(f);
+		return -1;
+	}
+	if (!c->scratch.driver) {	/* a DRM node, but no usage stats */
+		close(f);
+		return 0;
+	}
+	dev = c->scratch.has_client_id ? r->dev : r->dev | NO_ID_FLAG;
+	id = c->scratch.has_client_id ? c->scratch.client_id :
+	     (uint64_t)r->pid << 32 | (uint32_t)r->fd;
 	ci = hash_find(c, dev, id);
 	if (ci < 0) {
-		ci = client_new(c, &fi, dev, id, t);
-		if (ci < 0)
-			return -1;
+		ci = client_new(c, dev, id, t);
 	} else if (c->clients[ci].gen != c->gen) {
-		if (client_rotate(&c->clients[ci], &fi, t))
-			return -1;
+		if (client_rotate(c, &c->clients[ci], t))
+			ci = -1;
+	}	/* else a duplicate fd of a client already read: scratch stays scratch */
+	if (ci < 0) {
+		close(f);
+		return -1;
 	}
-	hwt_drm_fdinfo__free(&fi);	/* a duplicate fd of a client already read */
 	cl = &c->clients[ci];
 	cl->gen = c->gen;
-	if (grow((void **)&cl->fdrefs, &cl->cap_fdrefs, cl->nfdrefs, sizeof(int)))
+	if (grow((void **)&cl->fdrefs, &cl->cap_fdrefs, cl->nfdrefs, sizeof(int))) {
+		close(f);
 		return -1;
+	}
 	cl->fdrefs[cl->nfdrefs++] = fdref;
+	if (cl->nfdrefs == 1)
+		keep(c, cl, f);		/* the fd later samples pread */
+	else
+		close(f);
 	return client_add_pid(cl, r->pid, r->comm);
 }
 
@@ -336,54 +451,73 @@ static uint64_t fd_dev(struct drm_clients *c, int dfd, const char *name)
 	return drm_clients__dev_from_path(target);
 }
 
-static int scan_pid(struct drm_clients *c, int pid)
+static void read_comm(struct drm_clients *c, int pdfd, char *comm, size_t size)
 {
-	char path[4096], comm[64] = "";
+	int f = openat(pdfd, "comm", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (f < 0)
+		return;
+	n = read_fd(c, f);
+	close(f);
+	if (n <= 0)
+		return;
+	while (n && c->buf[n - 1] == '\n')
+		n--;
+	snprintf(comm, size, "%.*s", (int)n, c->buf);
+}
+
+/* Every fd of one process: <proc>/<pid> opened once, the rest relative to it. */
+static int scan_pid(struct drm_clients *c, int proc_fd, int pid, const char *pidname)
+{
+	int pdfd, dfd, fidfd = -1, ret = 0;
+	char comm[64] = "";
 	bool have_comm = false;
-	struct dirent *de;
-	int dfd, ret = 0;
-	DIR *d;
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/%d/fd", c->proc, pid);
-	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return 0;	/* gone, or not ours to look at */
-	d = fdopendir(dfd);
-	if (!d) {
-		close(dfd);
-		return 0;
+	pdfd = openat(proc_fd, pidname, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (pdfd < 0)
+		return 0;	/* gone */
+	dfd = openat(pdfd, "fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		close(pdfd);
+		return 0;	/* not ours to look at */
 	}
-	while (!ret && (de = readdir(d))) {
-		struct drm_fdref *r;
-		uint64_t dev;
+	while (!ret && (n = getdents64(dfd, c->dents, DENTS_SIZE)) > 0) {
+		for (ssize_t off = 0; !ret && off < n;) {
+			const struct dent64 *de = (const struct dent64 *)(c->dents + off);
+			struct drm_fdref *r;
+			uint64_t dev;
 
-		if (!all_digits(de->d_name))
-			continue;
-		dev = fd_dev(c, dirfd(d), de->d_name);
-		if (!dev)
-			continue;
-		if (!have_comm) {
-			ssize_t n = read_proc(c, pid, "comm", -1);
-
-			if (n > 0) {
-				while (n && (c->buf[n - 1] == '\n'))
-					n--;
-				snprintf(comm, sizeof(comm), "%.*s", (int)n, c->buf);
+			off += de->reclen;
+			if (!all_digits(de->name))
+				continue;
+			dev = fd_dev(c, dfd, de->name);
+			if (!dev)
+				continue;
+			if (!have_comm) {
+				read_comm(c, pdfd, comm, sizeof(comm));
+				fidfd = openat(pdfd, "fdinfo", O_PATH | O_DIRECTORY | O_CLOEXEC);
+				have_comm = true;
 			}
-			have_comm = true;
+			if (fidfd < 0)
+				break;
+			if (grow((void **)&c->fds, &c->cap_fds, c->nfds, sizeof(*r))) {
+				ret = -1;
+				break;
+			}
+			r = &c->fds[c->nfds];
+			r->pid = pid;
+			r->fd = atoi(de->name);
+			r->dev = dev;
+			memcpy(r->comm, comm, sizeof(r->comm));
+			ret = scan_fd(c, c->nfds++, fidfd, de->name);
 		}
-		if (grow((void **)&c->fds, &c->cap_fds, c->nfds, sizeof(*r))) {
-			ret = -1;
-			break;
-		}
-		r = &c->fds[c->nfds];
-		r->pid = pid;
-		r->fd = atoi(de->d_name);
-		r->dev = dev;
-		memcpy(r->comm, comm, sizeof(r->comm));
-		ret = scan_fd(c, c->nfds++);
 	}
-	closedir(d);
+	if (fidfd >= 0)
+		close(fidfd);
+	close(dfd);
+	close(pdfd);
 	return ret;
 }
 
@@ -394,7 +528,7 @@ static int prune(struct drm_clients *c)
 
 	for (int i = 0; i < c->nclients; i++) {
 		if (c->clients[i].gen != c->gen) {
-			client_free(&c->clients[i]);
+			client_free(c, &c->clients[i]);
 			continue;
 		}
 		c->clients[n++] = c->clients[i];
@@ -407,23 +541,102 @@ static int prune(struct drm_clients *c)
 
 static int full_scan(struct drm_clients *c)
 {
-	struct dirent *de;
-	DIR *d = opendir(c->proc);
-	int ret = 0;
+	int proc_fd, ret = 0;
+	ssize_t n;
 
-	if (!d)
+	if (!c->dents) {
+		c->dents = malloc(DENTS_SIZE);
+		if (!c->dents)
+			return -1;
+	}
+	proc_fd = open(c->proc, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (proc_fd < 0)
 		return -1;
 	c->stats.full_scans++;
 	c->nfds = 0;
 	for (int i = 0; i < c->nclients; i++) {
+		/* fds are re-found (and a kept one re-opened) from scratch */
+		unkeep(c, &c->clients[i]);
 		c->clients[i].npids = 0;
 		c->clients[i].nfdrefs = 0;
 	}
-	while (!ret && (de = readdir(d)))
-		if (all_digits(de->d_name))
-			ret = scan_pid(c, atoi(de->d_name));
-	closedir(d);
+	/* the pid directory listing is read whole first: scan_pid reuses the buffer */
+	while (!ret && (n = getdents64(proc_fd, c->dents, DENTS_SIZE)) > 0) {
+		char *names = malloc(n);
+		ssize_t off = 0, m = 0;
+
+		if (!names) {
+			ret = -1;
+			break;
+		}
+		while (off < n) {
+			const struct dent64 *de = (const struct dent64 *)(c->dents + off);
+			size_t len = strlen(de->name) + 1;
+
+			off += de->reclen;
+			if (all_digits(de->name)) {
+				memcpy(names + m, de->name, len);
+				m += len;
+			}
+		}
+		for (off = 0; !ret && off < m; off += strlen(names + off) + 1)
+			ret = scan_pid(c, proc_fd, atoi(names + off), names + off);
+		free(names);
+	}
+	close(proc_fd);
 	return ret;
+}
+
+/* Re-read @cl through fd @f (taken at @t); 1 if it is still @cl's, 0 if not, -1 on ENOMEM. */
+static int quick_read(struct drm_clients *c, struct drm_client *cl, int f, uint64_t t)
+{
+	const struct hwt_drm_fdinfo *fi = &c->scratch;
+	ssize_t len;
+
+	c->stats.fdinfo_reads++;
+	len = read_fd(c, f);
+	if (len < 0)
+		return 0;
+	if (parse_buf(c, len))
+		return -1;
+	/* the fd number may have been reused for another file */
+	if (!fi->driver || fi->has_client_id != cl->has_id ||
+	    (cl->has_id && fi->client_id != cl->client_id))
+		return 0;
+	if (client_rotate(c, cl, t))
+		return -1;
+	cl->gen = c->gen;
+	return 1;
+}
+
+/* Re-read @cl by path through its other holders' fds (after @from); keeps the one that works. */
+static int quick_by_path(struct drm_clients *c, struct drm_client *cl, int from)
+{
+	for (int j = from; j < cl->nfdrefs; j++) {
+		const struct drm_fdref *ref = &c->fds[cl->fdrefs[j]];
+		uint64_t t = c->clock(c->clock_ctx);
+		int f = open_fdinfo(c, ref->pid, ref->fd);
+		int r;
+
+		if (f < 0)
+			continue;
+		r = quick_read(c, cl, f, t);
+		if (r <= 0) {
+			close(f);
+			if (r < 0)
+				return -1;
+			continue;
+		}
+		if (j) {	/* read through this one from now on */
+			int tmp = cl->fdrefs[0];
+
+			cl->fdrefs[0] = cl->fdrefs[j];
+			cl->fdrefs[j] = tmp;
+		}
+		keep(c, cl, f);
+		return 1;
+	}
+	return 0;
 }
 
 /* Cheap sample: re-read one cached fd per client (another holder if that one went). */
@@ -431,37 +644,20 @@ static int quick_scan(struct drm_clients *c)
 {
 	for (int i = 0; i < c->nclients; i++) {
 		struct drm_client *cl = &c->clients[i];
+		int r, from = 0;
 
-		for (int j = 0; j < cl->nfdrefs; j++) {
-			const struct drm_fdref *r = &c->fds[cl->fdrefs[j]];
-			struct hwt_drm_fdinfo fi;
-			uint64_t t = c->clock(c->clock_ctx);
-			ssize_t len = read_proc(c, r->pid, "fdinfo", r->fd);
-			bool same;
-
-			c->stats.fdinfo_reads++;
-			if (len < 0)
-				continue;
-			if (hwt_drm_fdinfo__parse(&fi, c->buf, len, c->diag))
+		if (cl->rfd >= 0) {
+			c->stats.kept_reads++;
+			r = quick_read(c, cl, cl->rfd, c->clock(c->clock_ctx));
+			if (r < 0)
 				return -1;
-			/* the fd number may have been reused for another file */
-			same = fi.driver && fi.has_client_id == cl->has_id &&
-			       (!cl->has_id || fi.client_id == cl->client_id);
-			if (same) {
-				if (client_rotate(cl, &fi, t))
-					return -1;
-				cl->gen = c->gen;
-				if (j) {	/* read through this one from now on */
-					int tmp = cl->fdrefs[0];
-
-					cl->fdrefs[0] = cl->fdrefs[j];
-					cl->fdrefs[j] = tmp;
-				}
-				hwt_drm_fdinfo__free(&fi);
-				break;
-			}
-			hwt_drm_fdinfo__free(&fi);
+			if (r)
+				continue;
+			unkeep(c, cl);	/* closed, exited, or now another file */
+			from = 1;
 		}
+		if (quick_by_path(c, cl, from) < 0)
+			return -1;
 	}
 	return 0;
 }

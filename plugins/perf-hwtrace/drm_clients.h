@@ -6,7 +6,10 @@
  * nodes (char major 226, or 261 for /dev/accel; in a recorded tree whose
  * nodes do not exist here, a link target under /dev/dri/ or /dev/accel/)
  * and reads their fdinfo.  Between rescans only one known fd per client is
- * re-read.  A client is one (device, drm-client-id): counted once however
+ * re-read, through an fdinfo file kept open from the rescan and pread() at
+ * offset 0: procfs regenerates the text on every read (and fails once the
+ * fd is closed), so that is one syscall instead of open+read+close and a
+ * path walk.  A client is one (device, drm-client-id): counted once however
  * many fds and processes hold it.
  */
 #ifndef PERF_HWTRACE_DRM_CLIENTS_H
@@ -27,10 +30,12 @@ struct drm_client {
 	int *pids;		/* sorted, unique */
 	int npids, cap_pids;
 	char comm[64];		/* of the lowest pid */
-	struct hwt_drm_fdinfo cur, prev;
+	struct hwt_drm_fdinfo cur, prev;	/* reparsed in turn: no allocation per refresh */
 	bool has_prev;
 	uint64_t t_cur, t_prev;	/* monotonic ns of the reads */
 	struct hwt_drm_util *util;	/* cur.nengines entries */
+	uint32_t cap_util;
+	int rfd;		/* fdinfo of fdrefs[0] kept open, or -1 */
 	double total_util;	/* sum of the non-null engine percentages */
 	int *fdrefs;		/* indexes into drm_clients.fds that reach this client */
 	int nfdrefs, cap_fdrefs;
@@ -46,6 +51,7 @@ struct drm_fdref {
 
 struct drm_stats {
 	uint64_t samples, full_scans, fdinfo_reads, fd_stats, readlinks;
+	uint64_t kept_reads;	/* of fdinfo_reads, through a kept fd */
 };
 
 struct drm_clients {
@@ -63,8 +69,12 @@ struct drm_clients {
 	struct drm_stats stats;
 	char *buf;		/* fdinfo read buffer, grows */
 	size_t buf_size;
+	struct hwt_drm_fdinfo scratch;	/* parse target, swapped into a client */
+	int nkept, max_kept;	/* kept fdinfo fds, and how many RLIMIT_NOFILE allows */
+	char *dents;		/* getdents64 buffer */
 };
 
+/* Also raises the RLIMIT_NOFILE soft limit to the hard one, for the kept fds. */
 void drm_clients__init(struct drm_clients *c, const char *proc);
 void drm_clients__exit(struct drm_clients *c);
 /* Switch to another proc root (replay of recorded trees): the next sample is a full scan. */

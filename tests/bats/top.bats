@@ -256,3 +256,24 @@ print(eval(sys.argv[3]))' "$@"
 	tmux -L "$sock" kill-server || true
 	[[ "$screen" == *"EXITED 0"* ]]
 }
+
+@test "top: between rescans the kept fdinfo fds are pread, and see the tree change" {
+	local i v=$'drm-driver: i915\ndrm-client-id: 1\ndrm-engine-render: 0 ns\n'
+	mkfd "$T/a" 10 app 3 /dev/dri/renderD128 "$v"
+	mkfd "$T/a" 10 app 4 /dev/dri/renderD128 "$v"	# a dup: one read per client
+	"$HWTRACE" top --proc "$T/a" -n 2 -d 1.5 --clock-file "$T/clock" --json --stats \
+		>"$T/out.json" 2>"$T/stats" &
+	for i in $(seq 100); do
+		[ -s "$T/out.json" ] && break
+		sleep 0.05
+	done
+	# rewritten in place while top sleeps; fd 3 now another client's (a reused
+	# fd number: not adopted, the client is read through fd 4 if 3 was kept)
+	printf 'drm-driver: i915\ndrm-client-id: 2\ndrm-engine-render: 5 ns\n' >"$T/a/10/fdinfo/3"
+	printf 'drm-driver: i915\ndrm-client-id: 1\ndrm-engine-render: 300000000 ns\n' \
+		>"$T/a/10/fdinfo/4"
+	wait $!
+	[ "$(jget "$T/out.json" 2 'c["i915:1"]["engines"]["render"]["util"]')" = "30.0" ]
+	[ "$(jget "$T/out.json" 2 'sorted(c)')" = "['i915:1']" ]
+	[[ "$(cat "$T/stats")" == *"full_scans 1 fdinfo_reads "[34]" kept_reads 1 "* ]]
+}

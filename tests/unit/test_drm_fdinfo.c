@@ -216,6 +216,132 @@ static void test_util(void)
 	hwt_drm_fdinfo__free(&c);
 }
 
+/* Deep equality of the parsed content (not @other, which NO_OTHER leaves empty). */
+static bool same_fdinfo(const struct hwt_drm_fdinfo *a, const struct hwt_drm_fdinfo *b)
+{
+	const char *sa[] = { a->driver, a->pdev, a->client_name };
+	const char *sb[] = { b->driver, b->pdev, b->client_name };
+
+	for (int i = 0; i < 3; i++)
+		if (!sa[i] != !sb[i] || (sa[i] && strcmp(sa[i], sb[i])))
+			return false;
+	if (a->has_client_id != b->has_client_id || a->client_id != b->client_id ||
+	    a->nengines != b->nengines || a->nregions != b->nregions)
+		return false;
+	for (uint32_t i = 0; i < a->nengines; i++) {
+		const struct hwt_drm_engine *x = &a->engines[i], *y = &b->engines[i];
+
+		if (strcmp(x->name, y->name) || x->busy_ns != y->busy_ns ||
+		    x->cycles != y->cycles ||
+		    x->total_cycles != y->total_cycles || x->capacity != y->capacity ||
+		    x->maxfreq_hz != y->maxfreq_hz || x->have != y->have)
+			return false;
+	}
+	for (uint32_t i = 0; i < a->nregions; i++) {
+		const struct hwt_drm_region *x = &a->regions[i], *y = &b->regions[i];
+
+		if (strcmp(x->name, y->name) || memcmp(x->bytes, y->bytes, sizeof(x->bytes)) ||
+		    x->legacy != y->legacy || x->have != y->have)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * One object re-read with texts of the same keys (replayed from the plan) and
+ * of changed keys, bad values, more or fewer lines (parsed the long way):
+ * always what a fresh parse of the same text gives, warnings and byte
+ * accounting included.
+ */
+static void test_reparse(void)
+{
+	static const char *const texts[] = {
+		i915,
+		/* same keys, other values: the replay */
+		"pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t284\n"
+		"drm-driver:     i915\ndrm-client-id:  40\ndrm-pdev:       0000:00:02.0\n"
+		"drm-total-system0:      7 MiB\ndrm-shared-system0:     5\n"
+		"drm-active-system0:     0\ndrm-resident-system0:   6045 KiB\n"
+		"drm-purgeable-system0:  0 KiB\ndrm-total-stolen-system0:       1\n"
+		"drm-engine-render:      999 ns\ndrm-engine-copy:        1 ns\n"
+		"drm-engine-video:       2 ns\ndrm-engine-capacity-video:      4\n"
+		"drm-engine-video-enhance:       3 ns\n",
+		/* same keys, capacity 0: a warning, so the long way */
+		"pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t284\n"
+		"drm-driver:     i915\ndrm-client-id:  40\ndrm-pdev:       0000:00:02.0\n"
+		"drm-total-system0:      7 MiB\ndrm-shared-system0:     5\n"
+		"drm-active-system0:     0\ndrm-resident-system0:   6045 KiB\n"
+		"drm-purgeable-system0:  0 KiB\ndrm-total-stolen-system0:       1\n"
+		"drm-engine-render:      999 ns\ndrm-engine-copy:        1 ns\n"
+		"drm-engine-video:       2 ns\ndrm-engine-capacity-video:      0\n"
+		"drm-engine-video-enhance:       3 ns\n",
+		i915,
+		/* one line fewer */
+		"pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t284\n"
+		"drm-driver:     i915\ndrm-client-id:  39\ndrm-pdev:       0000:00:02.0\n",
+		/* an engine in the middle, another driver, a blank line */
+		"drm-driver: xe\ndrm-client-id:  3\n\ndrm-cycles-rcs: 5\ndrm-total-cycles-rcs: 9\n"
+		"drm-cycles-ccs: 1\ndrm-total-cycles-ccs: 9\ndrm-engine-capacity-ccs: 4\n",
+		"drm-driver: xe\ndrm-client-id:  3\n\ndrm-cycles-rcs: 6\ndrm-total-cycles-rcs: 10\n"
+		"drm-cycles-bcs: 7\ndrm-total-cycles-bcs: 10\n"
+		"drm-cycles-ccs: 2\ndrm-total-cycles-ccs: 10\ndrm-engine-capacity-ccs: 4\n",
+		/* same keys, a bad value and a unit that changed */
+		"drm-driver: xe\ndrm-client-id:  3\n\ndrm-cycles-rcs: 6 furlongs\n"
+		"drm-total-cycles-rcs: 10\ndrm-cycles-bcs: 7\ndrm-total-cycles-bcs: 10\n"
+		"drm-cycles-ccs: 2\ndrm-total-cycles-ccs: 10\ndrm-engine-capacity-ccs: 4\n",
+		"drm-driver: xe\ndrm-client-id:  3\n\ndrm-cycles-rcs: 6\ndrm-total-cycles-rcs: 10\n"
+		"drm-cycles-bcs: 7\ndrm-total-cycles-bcs: 10\n"
+		"drm-cycles-ccs: 2\ndrm-total-cycles-ccs: 10\ndrm-engine-capacity-ccs: 4\n"
+		"drm-total-vram: 1 KiB",	/* one line more, no newline */
+		/* transitional amdgpu twice: the first id and driver win in the replay too */
+		"drm-driver:\tamdgpu\ndrm-client-id:\t428\npasid:\t1\ndrm-driver:\tamdgpu\n"
+		"drm-client-id:\t641912\ndrm-memory-vram:\t186708 KiB\ndrm-engine-gfx: \t5 ns\n",
+		"drm-driver:\tamdgpu\ndrm-client-id:\t429\npasid:\t2\ndrm-driver:\tother\n"
+		"drm-client-id:\t1\ndrm-memory-vram:\t1 MiB\ndrm-engine-gfx: \t6 ns\n",
+		"",
+	};
+	struct hwt_drm_fdinfo fi = { 0 };
+	struct hwt_drm_engine *e;
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		struct hwt_diag d1 = { 0 }, d2 = { 0 };
+		struct hwt_drm_fdinfo ref;
+		size_t len = strlen(texts[i]);
+
+		CHECK_EQ(hwt_drm_fdinfo__reparse(&fi, texts[i], len, HWT_DRM_PARSE_NO_OTHER, &d1),
+			 0);
+		CHECK_EQ(hwt_drm_fdinfo__parse(&ref, texts[i], len, &d2), 0);
+		if (!same_fdinfo(&fi, &ref))
+			fprintf(stderr, "reparse of text %zu differs from a fresh parse\n", i);
+		CHECK(same_fdinfo(&fi, &ref));
+		CHECK_EQ(fi.nother, 0);
+		CHECK_EQ(d1.warnings, d2.warnings);
+		CHECK_EQ(d1.bytes.decoded, d2.bytes.decoded);
+		CHECK_EQ(d1.bytes.skipped, d2.bytes.skipped);
+		CHECK_EQ(d1.bytes.decoded + d1.bytes.skipped, len);
+		hwt_drm_fdinfo__free(&ref);
+		if (i == 1) {	/* worked by hand from the text */
+			CHECK(fi.plan_ok);
+			CHECK_EQ(fi.client_id, 40);
+			e = hwt_drm_fdinfo__engine(&fi, "render");
+			CHECK(e && e->busy_ns == 999);
+			e = hwt_drm_fdinfo__engine(&fi, "video");
+			CHECK(e && e->capacity == 4);
+			CHECK_EQ(mem(&fi, "system0", HWT_DRM_MEM_TOTAL), 7 << 20);
+		}
+		if (i == 2)
+			CHECK_EQ(d1.warnings, 1);
+		if (i == 10) {
+			CHECK_EQ(fi.client_id, 429);
+			CHECK_STR(fi.driver, "amdgpu");
+			CHECK_EQ(mem(&fi, "vram", HWT_DRM_MEM_RESIDENT), 1 << 20);
+		}
+	}
+	CHECK(fi.driver == NULL);
+	CHECK_EQ(fi.nengines, 0);
+	hwt_drm_fdinfo__free(&fi);
+}
+
 int main(void)
 {
 	RUN(test_i915);
@@ -224,5 +350,6 @@ int main(void)
 	RUN(test_units_and_errors);
 	RUN(test_huge);
 	RUN(test_util);
+	RUN(test_reparse);
 	return check_done("drm_fdinfo");
 }

@@ -91,6 +91,9 @@ struct hwt_drm_kv {
  * @engines, @nengines: engines in order of first appearance
  * @regions, @nregions: memory regions in order of first appearance
  * @other, @nother: every other line, in order (pos:, flags:, amd-*, ...)
+ *
+ * Slots of @engines and @regions past @nengines/@nregions may hold names of an
+ * earlier parse, kept for hwt_drm_fdinfo__reparse() to reuse.
  */
 struct hwt_drm_fdinfo {
 	char *driver;
@@ -107,7 +110,16 @@ struct hwt_drm_fdinfo {
 	/* private: allocation sizes and lookup hints */
 	uint32_t cap_engines, cap_regions, cap_other;
 	uint32_t last_engine, last_region;
+	/* private: the line keys of the last NO_OTHER reparse, replayed by the next one */
+	struct hwt_drm_step *plan;
+	char *plan_keys;
+	uint32_t nplan, cap_plan, plan_keys_len, cap_plan_keys;
+	uint32_t plan_nengines, plan_nregions;
+	bool plan_ok;
 };
+
+/* hwt_drm_fdinfo__reparse() flags */
+#define HWT_DRM_PARSE_NO_OTHER	0x1	/* do not keep unknown lines in @other */
 
 /**
  * hwt_drm_fdinfo__parse - parse one fdinfo text
@@ -122,6 +134,27 @@ struct hwt_drm_fdinfo {
  */
 int hwt_drm_fdinfo__parse(struct hwt_drm_fdinfo *fi, const char *text, size_t len,
 			  struct hwt_diag *diag);
+
+/**
+ * hwt_drm_fdinfo__reparse - parse a new text into @fi, reusing its memory
+ * @fi:		zero-initialised, or the result of an earlier (re)parse; replaced
+ * @text:	the text (need not be NUL-terminated)
+ * @len:	its length; any length
+ * @flags:	HWT_DRM_PARSE_* (HWT_DRM_PARSE_NO_OTHER: @other stays empty, those
+ *		lines still count as skipped bytes)
+ * @diag:	as for hwt_drm_fdinfo__parse()
+ *
+ * The result is what hwt_drm_fdinfo__parse() would give (but for @other with
+ * NO_OTHER).  Strings, engine and region names of the earlier content are
+ * reused when they match, so re-reading a client whose keys did not change
+ * allocates nothing: the hot path of a refreshing monitor.  With NO_OTHER the
+ * sequence of keys is remembered too: when the next text has the same keys
+ * in the same order (and gave no warning), each line is only checked against
+ * its remembered key and its number stored, without any lookup.  Returns 0,
+ * or -1 if memory runs out (@fi then stays valid for hwt_drm_fdinfo__free()).
+ */
+int hwt_drm_fdinfo__reparse(struct hwt_drm_fdinfo *fi, const char *text, size_t len,
+			    unsigned int flags, struct hwt_diag *diag);
 
 /**
  * hwt_drm_fdinfo__free - release everything @fi holds and zero it
