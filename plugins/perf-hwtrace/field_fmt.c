@@ -392,30 +392,44 @@ static struct tmpl *compile(const struct hwt_record_type *t)
 	return tp;
 }
 
+/* Element 0 of a field: a plain u64 is read directly (the dump hot path). */
+static inline uint64_t dump_u64(const struct hwt_field *f, const void *data)
+{
+	if (f->type == HWT_FT_U64 && f->count <= 1)
+		return *(const uint64_t *)((const char *)data + f->offset);
+	return hwt_field__u64(f, data, 0);
+}
+
 bool field_fmt__dump(struct out *o, const struct hwt_record *rec)
 {
+	static unsigned last;	/* index, not pointer: compile() may move tmpls */
 	struct tmpl *tp = NULL;
 
 	if (!rec->type->dump_fmt)
 		return false;
-	for (unsigned i = 0; i < ntmpls; i++)
-		if (tmpls[i].type == rec->type) {
-			tp = &tmpls[i];
-			break;
-		}
-	if (!tp)
-		tp = compile(rec->type);
-	if (!tp)
-		return false;
+	if (last < ntmpls && tmpls[last].type == rec->type) {
+		tp = &tmpls[last];
+	} else {
+		for (unsigned i = 0; i < ntmpls; i++)
+			if (tmpls[i].type == rec->type) {
+				tp = &tmpls[i];
+				break;
+			}
+		if (!tp)
+			tp = compile(rec->type);
+		if (!tp)
+			return false;
+		last = tp - tmpls;
+	}
 	for (unsigned i = 0; i < tp->nsegs; i++) {
 		const struct seg *sg = &tp->segs[i];
 
 		if (sg->lit) {
 			out__write(o, sg->lit, sg->len);
 		} else if (sg->conv == 'x') {
-			out__hex(o, hwt_field__u64(sg->f, rec->data, 0), sg->width);
+			out__hex(o, dump_u64(sg->f, rec->data), sg->width);
 		} else if (sg->conv == 'd') {
-			out__u64(o, hwt_field__u64(sg->f, rec->data, 0));
+			out__u64(o, dump_u64(sg->f, rec->data));
 		} else {
 			field_fmt__value(o, sg->f, rec->data, FS_TEXT);
 		}

@@ -281,19 +281,39 @@ void out__s64(struct out *o, int64_t v)
 	}
 }
 
+/* "000102...feff": two hex digits per byte value, built once */
+static const char *hex_pairs(void)
+{
+	static char pairs[512];
+	static const char digits[] = "0123456789abcdef";
+
+	if (!pairs[0])
+		for (int i = 0; i < 256; i++) {
+			pairs[2 * i] = digits[i >> 4];
+			pairs[2 * i + 1] = digits[i & 0xf];
+		}
+	return pairs;
+}
+
 void out__hex(struct out *o, uint64_t v, unsigned width)
 {
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	int i = sizeof(tmp);
+	const char *pairs = hex_pairs();
+	/* digits needed: 1 for 0, else ceil(bits / 4) */
+	unsigned n = v ? (67 - (unsigned)__builtin_clzll(v)) / 4 : 1;
+	char *p;
 
-	do {
-		tmp[--i] = digits[v & 0xf];
-		v >>= 4;
-	} while (v);
-	for (unsigned n = sizeof(tmp) - i; n < width && n < 16; n++)
-		out__putc(o, '0');
-	out__write(o, tmp + i, sizeof(tmp) - i);
+	if (n < width)
+		n = width < 16 ? width : 16;
+	p = room(o, n) + n;
+	o->len += n;
+	/* two digits per step from the end; leading zeros fall out of v >> 8 */
+	for (unsigned i = n / 2; i; i--) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (v & 0xff), 2);
+		v >>= 8;
+	}
+	if (n & 1)
+		p[-1] = pairs[2 * (v & 0xf) + 1];
 }
 
 void out__json_str(struct out *o, const char *s)

@@ -89,6 +89,34 @@ static void test_u64(void)
 	fclose(f);
 }
 
+/* out__hex against printf's %0*llx, every width, through several flushes. */
+static void test_hex(void)
+{
+	size_t cap = 8 << 20, n = 0;
+	char *expect = malloc(cap), *got;
+	FILE *f = tmpfile();
+	static struct out o;
+
+	out__init(&o, fileno(f));
+	for (int r = 0; r < 40000; r++) {
+		uint64_t v = r < 64 ? (r < 32 ? 0 : UINT64_MAX >> (r - 32))
+				    : next_rand() >> (next_rand() % 64);
+		unsigned width = (unsigned)r % 18;	/* 16 and 17: clamped to 16 */
+
+		out__hex(&o, v, width);
+		out__putc(&o, ' ');
+		n += sprintf(expect + n, "%0*llx ", width > 16 ? 16 : (int)width,
+			     (unsigned long long)v);
+	}
+	expect[n] = 0;
+	CHECK(n > sizeof(o.buf));
+	got = slurp(&o, f);
+	CHECK(got && !strcmp(got, expect));
+	free(got);
+	free(expect);
+	fclose(f);
+}
+
 static void test_json_str(void)
 {
 	static struct out o;
@@ -318,6 +346,7 @@ static void test_raw_file(void)
 int main(void)
 {
 	RUN(test_u64);
+	RUN(test_hex);
 	RUN(test_json_str);
 	RUN(test_summary_only);
 	RUN(test_summary_only_hsw);
