@@ -17,6 +17,12 @@
  * string field that once holds a non-printable byte is a bytearray from then
  * on (perf's libtraceevent does the same).  Records arrive in decode order;
  * perf sorts by time, which is the same order when times do not go back.
+ *
+ * Speed (issue 6 wants >= 5x stock perf, tests/bench/inject.sh): whatever a
+ * record type fixes (handler, names, attr bytes, dict keys, field kinds) is
+ * made once per type; a record's handler gets borrowed objects wherever a
+ * value repeats, and objects nobody kept from the last call (empty lists,
+ * ints) are reused in place rather than freed and made again.
  */
 #ifdef HAVE_PYTHON
 #define PY_SSIZE_T_CLEAN
@@ -40,25 +46,72 @@
 #define MAX_COMMS	1024
 #define PERF_MEM_DATA_SRC_NONE	84410401	/* what perf puts in 'datasrc' */
 
+/*
+ * One field of a record type, resolved when the type is first seen so that
+ * records need no lookups by name.
+ */
+struct tp_field {
+	uint8_t kind;		/* enum hwt_tp_kind */
+	uint8_t type;		/* enum hwt_ftype */
+	bool optional;		/* present when the bool at present_offset is */
+	bool demoted;		/* string field now passed as bytearray */
+	bool roomy;		/* last is an int with room for any u64 (long_roomy()) */
+	uint32_t offset, present_offset;
+	/* the last value: records of a chunk repeat many of them */
+	PyObject *last;
+	uint64_t last_num;
+	const struct hwt_field *f;
+	PyObject *key;		/* the name, interned: trace_unhandled's dict key */
+	char last_str[CACHED_STR];
+};
+
 struct tp_type {
 	const struct hwt_record_type *t;
-	bool resolved;
 	PyObject *handler;	/* hwtrace__<name>, or NULL */
 	bool want_dict;
+	int time_i, cpu_i, pid_i;	/* fields hwt_tp__sample_fields() reads, or -1 */
 	PyObject *name;		/* "hwtrace__<name>" */
 	PyObject *ev_name;	/* "hwtrace:<name>" */
 	PyObject *attr;		/* the attr inject writes, as bytes */
-	bool demoted[MAX_FIELDS];	/* string field now passed as bytearray */
-	/* the last value of each field: records of a chunk repeat many of them */
-	PyObject *last[MAX_FIELDS];
-	uint64_t last_num[MAX_FIELDS];
-	char last_str[MAX_FIELDS][CACHED_STR];
+	PyObject *dict_tpl;	/* perf_sample_dict's fixed part (dict_template()) */
+	struct tp_field *fields;
 };
 
 struct comm {
 	int32_t tid;
 	PyObject *str;
 };
+
+/* An int object kept for the next record with the same value (ints are immutable). */
+struct int_cache {
+	PyObject *o;
+	long long v;
+};
+
+/* Keys of the dicts built per record, made once (insertion order is perf's). */
+enum dict_key {
+	K_COMMON_CPU, K_COMMON_S, K_COMMON_NS, K_COMMON_PID, K_COMMON_COMM, K_COMMON_CALLCHAIN,
+	K_EV_NAME, K_ATTR, K_SAMPLE, K_RAW_BUF, K_COMM, K_CALLCHAIN, K_BRSTACK, K_BRSTACKSYM,
+	K_IREGS, K_UREGS, K_PID, K_TID, K_CPU, K_IP, K_TIME, K_PERIOD, K_PHYS_ADDR, K_ADDR,
+	K_VALUES, K_WEIGHT, K_TRANSACTION, K_DATASRC, K_DATASRC_DECODE, K_CPUMODE,
+	NKEYS
+};
+
+static const char *const key_names[NKEYS] = {
+	[K_COMMON_CPU] = "common_cpu", [K_COMMON_S] = "common_s", [K_COMMON_NS] = "common_ns",
+	[K_COMMON_PID] = "common_pid", [K_COMMON_COMM] = "common_comm",
+	[K_COMMON_CALLCHAIN] = "common_callchain", [K_EV_NAME] = "ev_name", [K_ATTR] = "attr",
+	[K_SAMPLE] = "sample", [K_RAW_BUF] = "raw_buf", [K_COMM] = "comm",
+	[K_CALLCHAIN] = "callchain", [K_BRSTACK] = "brstack", [K_BRSTACKSYM] = "brstacksym",
+	[K_IREGS] = "iregs", [K_UREGS] = "uregs", [K_PID] = "pid", [K_TID] = "tid",
+	[K_CPU] = "cpu", [K_IP] = "ip", [K_TIME] = "time", [K_PERIOD] = "period",
+	[K_PHYS_ADDR] = "phys_addr", [K_ADDR] = "addr", [K_VALUES] = "values",
+	[K_WEIGHT] = "weight", [K_TRANSACTION] = "transaction", [K_DATASRC] = "datasrc",
+	[K_DATASRC_DECODE] = "datasrc_decode", [K_CPUMODE] = "cpumode",
+};
+
+/* The empty lists a call passes (common_callchain; callchain, brstack, brstacksym). */
+#define NLISTS		4
 
 struct runner {
 	struct cli *c;
@@ -67,13 +120,22 @@ struct runner {
 	bool unhandled_dict;
 	PyObject *context;
 	PyObject *datasrc_decode;
+	PyObject *empty_str;
+	PyObject *sample_tpl;		/* perf_sample_dict['sample']'s fixed part */
+	PyObject *values_item;		/* (0, 0, None) of 'values' */
+	PyObject *keys[NKEYS];
+	PyObject *lists[NLISTS];
 	struct tp_type types[MAX_TYPES];
+	struct tp_type *last_tp;	/* records come in runs of one type */
 	struct comm comms[MAX_COMMS];
 	uint32_t ncomms;
+	struct comm *last_comm;
 	int32_t cpu, tid;
 	uint64_t time;
 	uint64_t obj_time;		/* time the cached secs/nsecs are of */
+	uint64_t obj_secs, obj_nsecs;	/* their values */
 	PyObject *secs, *nsecs;
+	struct int_cache cpu_obj, pid_obj;
 	bool failed;
 	uint8_t raw[65536];
 };
@@ -129,89 +191,210 @@ static bool printable(const char *s, size_t n)
 	return true;
 }
 
-/* A string as perf passes it: str, or bytearray (with its NUL) once not printable. */
-static PyObject *str_obj(struct tp_type *tp, uint32_t i, const char *s, size_t n)
+/*
+ * The value of numeric field @tf (kind HWT_TP_NUM: a scalar of at most 64
+ * bits), as hwt_field__u64() reads it but inline.  False when it is absent.
+ */
+static inline bool num_get(const struct tp_field *tf, const void *data, uint64_t *v)
 {
-	if (!tp->demoted[i] && printable(s, n))
+	const char *p = (const char *)data + tf->offset;
+
+	if (tf->optional && !*(const bool *)((const char *)data + tf->present_offset))
+		return false;
+	switch (tf->type) {
+	case HWT_FT_U8:
+		*v = *(const uint8_t *)p;
+		break;
+	case HWT_FT_U16:
+		*v = *(const uint16_t *)p;
+		break;
+	case HWT_FT_U32:
+		*v = *(const uint32_t *)p;
+		break;
+	case HWT_FT_BOOL:
+		*v = *(const bool *)p;
+		break;
+	default:	/* U64, S64 */
+		*v = *(const uint64_t *)p;
+		break;
+	}
+	return true;
+}
+
+/* hwt_tp__sample_fields() with the fields it reads looked up once per type. */
+static inline void sample_fields(const struct tp_type *tp, const void *data, uint64_t *time,
+				 uint32_t *cpu, int32_t *pid)
+{
+	uint64_t v;
+
+	if (tp->time_i >= 0)
+		num_get(&tp->fields[tp->time_i], data, time);
+	if (tp->cpu_i >= 0 && num_get(&tp->fields[tp->cpu_i], data, &v))
+		*cpu = (uint32_t)v;
+	if (tp->pid_i >= 0 && num_get(&tp->fields[tp->pid_i], data, &v))
+		*pid = (int32_t)v;
+}
+
+/* The first numeric field called @name, as hwt_tp__sample_fields() finds it, or -1. */
+static int num_field(const struct tp_type *tp, const char *name)
+{
+	for (uint32_t i = 0; i < tp->t->nfields; i++)
+		if (tp->fields[i].kind == HWT_TP_NUM && !strcmp(tp->t->fields[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* A string as perf passes it: str, or bytearray (with its NUL) once not printable. */
+static PyObject *str_obj(struct tp_field *tf, const char *s, size_t n)
+{
+	if (!tf->demoted && printable(s, n))
 		return PyUnicode_FromStringAndSize(s, n);
-	tp->demoted[i] = true;
+	tf->demoted = true;
 	return PyByteArray_FromStringAndSize(s, n + 1);
 }
 
-static PyObject *field_new(struct tp_type *tp, uint32_t i, const void *data)
+static PyObject *text_obj(struct tp_field *tf, const void *data)
 {
-	const struct hwt_field *f = &tp->t->fields[i];
-	bool present = hwt_field__present(f, data);
-
-	switch (hwt_tp__kind(f)) {
-	case HWT_TP_NUM:
-		if (!present)
-			return PyLong_FromLong(0);
-		if (f->type == HWT_FT_S64)
-			return PyLong_FromLongLong((long long)hwt_field__u64(f, data, 0));
-		return PyLong_FromUnsignedLongLong(hwt_field__u64(f, data, 0));
-	case HWT_TP_STR: {
-		const char *s = present ? *(const char *const *)((const char *)data + f->offset)
-					: NULL;
-
-		s = s ? s : "";
-		return str_obj(tp, i, s, strlen(s));
-	}
-	case HWT_TP_LIST:
-	case HWT_TP_KV: {
-		char stack[4096], *buf = stack;
-		size_t n = hwt_tp__text(f, data, stack, sizeof(stack));
-		PyObject *o;
-
-		if (n >= sizeof(stack)) {
-			buf = malloc(n + 1);
-			if (!buf)
-				return PyErr_NoMemory();
-			hwt_tp__text(f, data, buf, n + 1);
-		}
-		o = str_obj(tp, i, buf, n);
-		if (buf != stack)
-			free(buf);
-		return o;
-	}
-	}
-	return NULL;
-}
-
-/* A new reference to field @i's value, reusing the last object when equal. */
-static PyObject *field_obj(struct tp_type *tp, uint32_t i, const void *data)
-{
-	const struct hwt_field *f = &tp->t->fields[i];
-	enum hwt_tp_kind kind = hwt_tp__kind(f);
-	const char *s = NULL;
-	uint64_t v = 0;
+	char stack[4096], *buf = stack;
+	size_t n = hwt_tp__text(tf->f, data, stack, sizeof(stack));
 	PyObject *o;
 
-	if (kind == HWT_TP_NUM) {
-		v = hwt_field__present(f, data) ? hwt_field__u64(f, data, 0) : 0;
-		if (tp->last[i] && tp->last_num[i] == v)
-			goto hit;
-	} else if (kind == HWT_TP_STR) {
-		s = hwt_field__present(f, data) ?
-			*(const char *const *)((const char *)data + f->offset) : NULL;
-		s = s ? s : "";
-		if (tp->last[i] && !strcmp(tp->last_str[i], s))
-			goto hit;
+	if (n >= sizeof(stack)) {
+		buf = malloc(n + 1);
+		if (!buf)
+			return PyErr_NoMemory();
+		hwt_tp__text(tf->f, data, buf, n + 1);
 	}
-	o = field_new(tp, i, data);
-	if (!o || kind == HWT_TP_LIST || kind == HWT_TP_KV ||
-	    (s && strlen(s) >= CACHED_STR) || PyByteArray_Check(o))
-		return o;	/* mutable or long: never shared */
-	Py_XDECREF(tp->last[i]);
-	Py_INCREF(o);
-	tp->last[i] = o;
-	tp->last_num[i] = v;
-	if (s)
-		strcpy(tp->last_str[i], s);
+	o = str_obj(tf, buf, n);
+	if (buf != stack)
+		free(buf);
 	return o;
-hit:
-	Py_INCREF(tp->last[i]);
-	return tp->last[i];
+}
+
+#if PY_VERSION_HEX < 0x030C0000 && PyLong_SHIFT == 30
+/*
+ * Most numeric fields change with every record (unit, count, dpa), so an int
+ * is made and freed per field per record.  An int nobody but us holds can be
+ * given the next value in place instead, which no hook can observe: ints
+ * carry no cached hash and no weak references.  Such ints are allocated with
+ * room for any u64; small ints stay perf's shared ones.  CPython 3.11's
+ * layout; later versions take the plain path.
+ */
+#define LONG_DIGITS	3	/* 64 bits in 30-bit digits */
+#define LONG_SMALL	257	/* ints below this are shared singletons */
+
+static void long_set(PyObject *o, uint64_t v)
+{
+	PyLongObject *l = (PyLongObject *)o;
+	Py_ssize_t n = 0;
+
+	for (; v; v >>= PyLong_SHIFT)
+		l->ob_digit[n++] = (digit)(v & PyLong_MASK);
+	Py_SET_SIZE(l, n);
+}
+
+static PyObject *long_roomy(struct tp_field *tf, uint64_t v)
+{
+	PyObject *o;
+
+	tf->roomy = v >= LONG_SMALL;
+	if (!tf->roomy)
+		return PyLong_FromUnsignedLongLong(v);
+	o = (PyObject *)_PyLong_New(LONG_DIGITS);
+	if (o)
+		long_set(o, v);
+	return o;
+}
+
+static bool long_reuse(struct tp_field *tf, uint64_t v)
+{
+	if (!tf->roomy || v < LONG_SMALL || Py_REFCNT(tf->last) != 1)
+		return false;
+	long_set(tf->last, v);
+	tf->last_num = v;
+	return true;
+}
+#else
+static PyObject *long_roomy(struct tp_field *tf, uint64_t v)
+{
+	return PyLong_FromUnsignedLongLong(v);
+}
+
+static bool long_reuse(struct tp_field *tf, uint64_t v)
+{
+	return false;
+}
+#endif
+
+/*
+ * Field @tf's value: a borrowed reference to the cached object when the value
+ * is the last one again (or becomes the cached one), else a new reference
+ * with *@owned set.  Mutable objects (bytearray, and list/KV text that could
+ * be long) are never shared between calls.
+ */
+static inline __attribute__((always_inline)) PyObject *
+field_obj(struct tp_field *tf, const void *data, bool *owned)
+{
+	const char *s;
+	uint64_t v = 0;
+	size_t len;
+	PyObject *o;
+
+	*owned = false;
+	switch (tf->kind) {
+	case HWT_TP_NUM:
+		num_get(tf, data, &v);		/* absent: 0 */
+		if (tf->last && tf->last_num == v)
+			return tf->last;
+		if (tf->type == HWT_FT_S64) {
+			o = PyLong_FromLongLong((long long)v);
+			tf->roomy = false;
+		} else if (long_reuse(tf, v)) {
+			return tf->last;
+		} else {
+			o = long_roomy(tf, v);
+		}
+		if (!o)
+			return NULL;
+		break;
+	case HWT_TP_STR:
+		s = hwt_field__present(tf->f, data) ?
+			*(const char *const *)((const char *)data + tf->offset) : NULL;
+		s = s ? s : "";
+		if (tf->last && !tf->demoted && !strcmp(tf->last_str, s))
+			return tf->last;
+		len = strlen(s);
+		o = str_obj(tf, s, len);
+		if (!o || tf->demoted || len >= CACHED_STR) {
+			*owned = true;
+			return o;
+		}
+		memcpy(tf->last_str, s, len + 1);
+		break;
+	default:
+		*owned = true;
+		return text_obj(tf, data);
+	}
+	Py_XDECREF(tf->last);
+	tf->last = o;
+	tf->last_num = v;
+	return o;
+}
+
+/*
+ * An empty list from @slot, borrowed.  perf passes a new empty list each
+ * time; the one from the last call is passed again when nothing else holds
+ * it and it is still empty, which no hook can tell from a new one.
+ */
+static PyObject *empty_list(PyObject **slot)
+{
+	PyObject *l = *slot;
+
+	if (l && Py_REFCNT(l) == 1 && PyList_GET_SIZE(l) == 0)
+		return l;
+	Py_XDECREF(l);
+	*slot = PyList_New(0);
+	return *slot;
 }
 
 /* The attr inject declares for @t (perf passes it as perf_sample_dict['attr']). */
@@ -230,46 +413,95 @@ static PyObject *attr_bytes(const struct hwt_record_type *t)
 	return PyBytes_FromStringAndSize((const char *)&a, PERF_ATTR_SIZE_VER7);
 }
 
-static void dict_set(PyObject *d, const char *key, PyObject *v)
+/* d[key] = v: dict_put() with a borrowed @v, dict_put_new() taking a new reference. */
+static void dict_put(PyObject *d, PyObject *key, PyObject *v)
+{
+	if (v)
+		PyDict_SetItem(d, key, v);
+}
+
+static void dict_put_new(PyObject *d, PyObject *key, PyObject *v)
 {
 	if (v) {
-		PyDict_SetItemString(d, key, v);
+		PyDict_SetItem(d, key, v);
 		Py_DECREF(v);
 	}
 }
 
+/*
+ * The parts of perf_sample_dict that do not change, in perf 6.1's key order:
+ * the outer dict of type @tp, or with @tp NULL the inner 'sample' dict.  A
+ * record's dicts are copies of these (a dict copy is a memcpy of its table)
+ * with the changing values set; None marks them here.
+ */
+static PyObject *dict_template(struct runner *run, struct tp_type *tp)
+{
+	PyObject *d = PyDict_New(), **k = run->keys;
+
+	if (!d)
+		return NULL;
+	if (tp) {
+		dict_put(d, k[K_EV_NAME], tp->ev_name);
+		dict_put(d, k[K_ATTR], tp->attr);
+		dict_put(d, k[K_SAMPLE], Py_None);
+		dict_put(d, k[K_RAW_BUF], Py_None);
+		dict_put(d, k[K_COMM], Py_None);
+		dict_put(d, k[K_CALLCHAIN], Py_None);
+		dict_put(d, k[K_BRSTACK], Py_None);
+		dict_put(d, k[K_BRSTACKSYM], Py_None);
+		dict_put(d, k[K_IREGS], run->empty_str);
+		dict_put(d, k[K_UREGS], run->empty_str);
+		return d;
+	}
+	dict_put(d, k[K_PID], Py_None);
+	dict_put(d, k[K_TID], Py_None);
+	dict_put(d, k[K_CPU], Py_None);
+	dict_put_new(d, k[K_IP], PyLong_FromLong(0));
+	dict_put(d, k[K_TIME], Py_None);
+	dict_put_new(d, k[K_PERIOD], PyLong_FromLong(1));
+	dict_put_new(d, k[K_PHYS_ADDR], PyLong_FromLong(0));
+	dict_put_new(d, k[K_ADDR], PyLong_FromLong(0));
+	dict_put(d, k[K_VALUES], Py_None);
+	dict_put_new(d, k[K_WEIGHT], PyLong_FromLong(0));
+	dict_put_new(d, k[K_TRANSACTION], PyLong_FromLong(0));
+	dict_put_new(d, k[K_DATASRC], PyLong_FromLong(PERF_MEM_DATA_SRC_NONE));
+	dict_put(d, k[K_DATASRC_DECODE], run->datasrc_decode);
+	dict_put_new(d, k[K_CPUMODE], PyLong_FromLong(0));
+	return d;
+}
+
+/* perf_sample_dict as perf 6.1 builds it for a tracepoint sample. */
 static PyObject *sample_dict(struct runner *run, struct tp_type *tp, const void *data,
 			     uint64_t time, uint32_t cpu, int32_t tid, PyObject *comm)
 {
-	PyObject *d = PyDict_New(), *s = PyDict_New(), *values;
+	PyObject *d, *s, *values, **k = run->keys;
 	size_t raw;
 
-	if (!d || !s) {
+	if (!tp->dict_tpl)
+		tp->dict_tpl = dict_template(run, tp);
+	if (!run->sample_tpl)
+		run->sample_tpl = dict_template(run, NULL);
+	if (!run->values_item)
+		run->values_item = Py_BuildValue("(iiO)", 0, 0, Py_None);
+	if (!tp->dict_tpl || !run->sample_tpl || !run->values_item)
+		return NULL;
+	d = PyDict_Copy(tp->dict_tpl);
+	s = PyDict_Copy(run->sample_tpl);
+	values = PyList_New(1);		/* [(0, 0, None)]: a list, so one per record */
+	if (!d || !s || !values) {
 		Py_XDECREF(d);
 		Py_XDECREF(s);
+		Py_XDECREF(values);
 		return NULL;
 	}
-	Py_INCREF(tp->ev_name);
-	dict_set(d, "ev_name", tp->ev_name);
-	Py_INCREF(tp->attr);
-	dict_set(d, "attr", tp->attr);
-	dict_set(s, "pid", PyLong_FromUnsignedLong((uint32_t)tid));
-	dict_set(s, "tid", PyLong_FromUnsignedLong((uint32_t)tid));
-	dict_set(s, "cpu", PyLong_FromUnsignedLong(cpu));
-	dict_set(s, "ip", PyLong_FromLong(0));
-	dict_set(s, "time", PyLong_FromUnsignedLongLong(time));
-	dict_set(s, "period", PyLong_FromLong(1));
-	dict_set(s, "phys_addr", PyLong_FromLong(0));
-	dict_set(s, "addr", PyLong_FromLong(0));
-	values = Py_BuildValue("[(iiO)]", 0, 0, Py_None);
-	dict_set(s, "values", values);
-	dict_set(s, "weight", PyLong_FromLong(0));
-	dict_set(s, "transaction", PyLong_FromLong(0));
-	dict_set(s, "datasrc", PyLong_FromLong(PERF_MEM_DATA_SRC_NONE));
-	Py_INCREF(run->datasrc_decode);
-	dict_set(s, "datasrc_decode", run->datasrc_decode);
-	dict_set(s, "cpumode", PyLong_FromLong(0));
-	dict_set(d, "sample", s);
+	Py_INCREF(run->values_item);
+	PyList_SET_ITEM(values, 0, run->values_item);
+	dict_put_new(s, k[K_PID], PyLong_FromUnsignedLong((uint32_t)tid));
+	dict_put_new(s, k[K_TID], PyLong_FromUnsignedLong((uint32_t)tid));
+	dict_put_new(s, k[K_CPU], PyLong_FromUnsignedLong(cpu));
+	dict_put_new(s, k[K_TIME], PyLong_FromUnsignedLongLong(time));
+	dict_put_new(s, k[K_VALUES], values);
+	dict_put_new(d, k[K_SAMPLE], s);
 	raw = hwt_tp__encode(tp->t, data, tid, run->raw, sizeof(run->raw) - 8);
 	if (raw) {
 		size_t padded = hwt_tp__raw_padded(raw);
@@ -277,29 +509,31 @@ static PyObject *sample_dict(struct runner *run, struct tp_type *tp, const void 
 		memset(run->raw + raw, 0, padded - raw);
 		raw = padded;
 	}
-	dict_set(d, "raw_buf", PyBytes_FromStringAndSize((const char *)run->raw, raw));
-	Py_INCREF(comm);
-	dict_set(d, "comm", comm);
-	dict_set(d, "callchain", PyList_New(0));
-	dict_set(d, "brstack", PyList_New(0));
-	dict_set(d, "brstacksym", PyList_New(0));
-	dict_set(d, "iregs", PyUnicode_FromString(""));
-	dict_set(d, "uregs", PyUnicode_FromString(""));
+	dict_put_new(d, k[K_RAW_BUF], PyBytes_FromStringAndSize((const char *)run->raw, raw));
+	dict_put(d, k[K_COMM], comm);
+	dict_put(d, k[K_CALLCHAIN], empty_list(&run->lists[1]));
+	dict_put(d, k[K_BRSTACK], empty_list(&run->lists[2]));
+	dict_put(d, k[K_BRSTACKSYM], empty_list(&run->lists[3]));
 	return d;
 }
 
-/* perf's thread comm: from COMM records, else ":<tid>". */
+/* perf's thread comm (borrowed): from COMM records, else ":<tid>". */
 static PyObject *comm_of(struct runner *run, int32_t tid)
 {
 	char buf[32];
 
+	if (run->last_comm && run->last_comm->tid == tid)
+		return run->last_comm->str;
 	for (uint32_t i = 0; i < run->ncomms; i++)
-		if (run->comms[i].tid == tid)
+		if (run->comms[i].tid == tid) {
+			run->last_comm = &run->comms[i];
 			return run->comms[i].str;
+		}
 	snprintf(buf, sizeof(buf), ":%d", tid);
 	if (run->ncomms == MAX_COMMS)
 		return PyUnicode_FromString(buf);	/* leaks a little past the cap */
 	run->comms[run->ncomms] = (struct comm){ .tid = tid, .str = PyUnicode_FromString(buf) };
+	run->last_comm = &run->comms[run->ncomms];
 	return run->comms[run->ncomms++].str;
 }
 
@@ -319,31 +553,61 @@ static void set_comm(struct runner *run, int32_t tid, const char *name, size_t m
 		Py_XDECREF(s);
 }
 
+static bool type_init(struct runner *run, struct tp_type *tp, const struct hwt_record_type *t)
+{
+	char name[160];
+
+	for (uint32_t i = 0; i < t->nfields; i++)
+		if (t->fields[i].offset > UINT32_MAX || t->fields[i].present_offset > UINT32_MAX)
+			return false;
+	tp->fields = calloc(t->nfields ? t->nfields : 1, sizeof(*tp->fields));
+	if (!tp->fields)
+		return false;
+	tp->t = t;
+	for (uint32_t i = 0; i < t->nfields; i++) {
+		const struct hwt_field *f = &t->fields[i];
+		struct tp_field *tf = &tp->fields[i];
+
+		tf->f = f;
+		tf->kind = hwt_tp__kind(f);
+		tf->type = f->type;
+		tf->optional = f->flags & HWT_FF_OPTIONAL;
+		tf->offset = (uint32_t)f->offset;
+		tf->present_offset = (uint32_t)f->present_offset;
+		tf->key = PyUnicode_InternFromString(f->name);
+	}
+	tp->time_i = num_field(tp, "time");
+	tp->cpu_i = num_field(tp, "cpu");
+	tp->pid_i = num_field(tp, "pid");
+	snprintf(name, sizeof(name), "%s__%s", HWT_TP_SYSTEM, t->name);
+	tp->name = PyUnicode_FromString(name);
+	tp->handler = PyDict_GetItemString(run->main_dict, name);
+	if (tp->handler && PyCallable_Check(tp->handler)) {
+		Py_INCREF(tp->handler);
+		tp->want_dict = arg_count(tp->handler) == 8 + (int)t->nfields + 1;
+	} else {
+		tp->handler = NULL;
+	}
+	snprintf(name, sizeof(name), "%s:%s", HWT_TP_SYSTEM, t->name);
+	tp->ev_name = PyUnicode_FromString(name);
+	tp->attr = attr_bytes(t);
+	return true;
+}
+
 static struct tp_type *type_of(struct runner *run, const struct hwt_record_type *t)
 {
 	uint32_t i;
-	char name[160];
 
+	if (run->last_tp && run->last_tp->t == t)
+		return run->last_tp;
+	if (!hwt_tp__is_event(t))
+		return NULL;
 	for (i = 0; i < MAX_TYPES && run->types[i].t; i++)
 		if (run->types[i].t == t)
-			return &run->types[i];
-	if (i == MAX_TYPES || t->nfields > MAX_FIELDS)
+			return run->last_tp = &run->types[i];
+	if (i == MAX_TYPES || t->nfields > MAX_FIELDS || !type_init(run, &run->types[i], t))
 		return NULL;
-	run->types[i].t = t;
-	snprintf(name, sizeof(name), "%s__%s", HWT_TP_SYSTEM, t->name);
-	run->types[i].name = PyUnicode_FromString(name);
-	run->types[i].handler = PyDict_GetItemString(run->main_dict, name);
-	if (run->types[i].handler && PyCallable_Check(run->types[i].handler)) {
-		Py_INCREF(run->types[i].handler);
-		run->types[i].want_dict =
-			arg_count(run->types[i].handler) == 8 + (int)t->nfields + 1;
-	} else {
-		run->types[i].handler = NULL;
-	}
-	snprintf(name, sizeof(name), "%s:%s", HWT_TP_SYSTEM, t->name);
-	run->types[i].ev_name = PyUnicode_FromString(name);
-	run->types[i].attr = attr_bytes(t);
-	return &run->types[i];
+	return run->last_tp = &run->types[i];
 }
 
 static void call(struct runner *run, PyObject *fn, PyObject *args)
@@ -386,82 +650,126 @@ static void on_chunk(void *ctx, const struct hwt_stream *s, const struct hwt_chu
 		run->time = c->time;
 }
 
-/* New references to the seconds and nanoseconds of @time. */
+/* A borrowed int of value @v, made only when it differs from the last one. */
+static PyObject *int_cached(struct int_cache *c, long long v)
+{
+	if (!c->o || c->v != v) {
+		Py_XDECREF(c->o);
+		c->o = PyLong_FromLongLong(v);
+		c->v = v;
+	}
+	return c->o;
+}
+
+/* Cached (borrowed) objects for the seconds and nanoseconds of @time. */
 static void time_objs(struct runner *run, uint64_t time, PyObject **secs, PyObject **nsecs)
 {
-	if (!run->secs || run->obj_time != time) {
-		Py_XDECREF(run->secs);
-		Py_XDECREF(run->nsecs);
-		run->secs = PyLong_FromUnsignedLongLong(time / 1000000000);
-		run->nsecs = PyLong_FromUnsignedLongLong(time % 1000000000);
-		run->obj_time = time;
+	uint64_t s, ns;
+
+	if (run->secs && run->nsecs && run->obj_time == time) {
+		*secs = run->secs;
+		*nsecs = run->nsecs;
+		return;
 	}
-	Py_XINCREF(run->secs);
-	Py_XINCREF(run->nsecs);
+	run->obj_time = time;
+	s = time / 1000000000;
+	ns = time % 1000000000;
+	if (!run->secs || run->obj_secs != s) {
+		Py_XDECREF(run->secs);
+		run->secs = PyLong_FromUnsignedLongLong(s);
+		run->obj_secs = s;
+	}
+	if (!run->nsecs || run->obj_nsecs != ns) {
+		Py_XDECREF(run->nsecs);
+		run->nsecs = PyLong_FromUnsignedLongLong(ns);
+		run->obj_nsecs = ns;
+	}
 	*secs = run->secs;
 	*nsecs = run->nsecs;
 }
 
+/* trace_unhandled's fields dict (a new reference). */
+static PyObject *fields_dict(struct runner *run, struct tp_type *tp, const void *data,
+			     uint64_t time, uint32_t cpu, int32_t tid, PyObject *comm)
+{
+	PyObject *d = PyDict_New(), **k = run->keys, *secs, *nsecs, *o;
+	bool owned;
+
+	if (!d)
+		return NULL;
+	time_objs(run, time, &secs, &nsecs);
+	dict_put(d, k[K_COMMON_CPU], int_cached(&run->cpu_obj, cpu));
+	dict_put(d, k[K_COMMON_S], secs);
+	dict_put(d, k[K_COMMON_NS], nsecs);
+	dict_put(d, k[K_COMMON_PID], int_cached(&run->pid_obj, tid));
+	dict_put(d, k[K_COMMON_COMM], comm);
+	dict_put(d, k[K_COMMON_CALLCHAIN], empty_list(&run->lists[0]));
+	for (uint32_t i = 0; i < tp->t->nfields; i++) {
+		o = field_obj(&tp->fields[i], data, &owned);
+		if (owned)
+			dict_put_new(d, tp->fields[i].key, o);
+		else
+			dict_put(d, tp->fields[i].key, o);
+	}
+	return d;
+}
+
+/*
+ * One record: the handler is called with borrowed references where the
+ * object is cached (names, context, cpu, pid, comm, times, repeated field
+ * values) and new ones otherwise, which are released after the call.
+ */
 static void on_record(void *ctx, const struct hwt_record *rec)
 {
 	struct runner *run = ctx;
-	const struct hwt_record_type *t = rec->type;
-	struct tp_type *tp;
-	uint64_t time = run->time;
+	PyObject *args[8 + MAX_FIELDS + 1], *owned[8 + MAX_FIELDS + 1], *fn, *comm, *ret;
 	uint32_t cpu = run->cpu < 0 ? 0 : (uint32_t)run->cpu;
+	uint64_t time = run->time;
 	int32_t tid = run->tid;
-	PyObject *args[8 + MAX_FIELDS + 1], *fields, *comm, *ret, *secs, *nsecs;
-	bool dict;
-	int n = 0;
+	struct tp_type *tp;
+	int n = 0, no = 0;
+	bool own, bad;
 
-	if (run->failed || !hwt_tp__is_event(t) || !(tp = type_of(run, t)))
+	if (run->failed || !(tp = type_of(run, rec->type)))
 		return;
-	if (!tp->handler && !run->unhandled)
+	fn = tp->handler ? tp->handler : run->unhandled;
+	if (!fn)
 		return;
-	hwt_tp__sample_fields(rec, &time, &cpu, &tid);
+	sample_fields(tp, rec->data, &time, &cpu, &tid);
 	comm = comm_of(run, tid);
-	dict = tp->handler ? tp->want_dict : run->unhandled_dict;
-	time_objs(run, time, &secs, &nsecs);
-	Py_INCREF(tp->name);
+	bad = !tp->name || !run->context || !comm;
 	args[n++] = tp->name;
-	Py_INCREF(run->context);
 	args[n++] = run->context;
 	if (tp->handler) {
-		args[n++] = PyLong_FromUnsignedLong(cpu);
-		args[n++] = secs;
-		args[n++] = nsecs;
-		args[n++] = PyLong_FromLong(tid);
-		Py_XINCREF(comm);
+		args[n++] = int_cached(&run->cpu_obj, cpu);
+		time_objs(run, time, &args[n], &args[n + 1]);
+		n += 2;
+		args[n++] = int_cached(&run->pid_obj, tid);
 		args[n++] = comm;
-		args[n++] = PyList_New(0);
-		for (uint32_t i = 0; i < t->nfields; i++)
-			args[n++] = field_obj(tp, i, rec->data);
-	} else {
-		fields = PyDict_New();
-		if (fields) {
-			dict_set(fields, "common_cpu", PyLong_FromUnsignedLong(cpu));
-			dict_set(fields, "common_s", secs);
-			dict_set(fields, "common_ns", nsecs);
-			dict_set(fields, "common_pid", PyLong_FromLong(tid));
-			Py_XINCREF(comm);
-			dict_set(fields, "common_comm", comm);
-			dict_set(fields, "common_callchain", PyList_New(0));
-			for (uint32_t i = 0; i < t->nfields; i++)
-				dict_set(fields, t->fields[i].name, field_obj(tp, i, rec->data));
-		} else {
-			Py_XDECREF(secs);
-			Py_XDECREF(nsecs);
+		args[n++] = empty_list(&run->lists[0]);
+		bad |= !args[2] || !args[3] || !args[4] || !args[5] || !args[7];
+		for (uint32_t i = 0; i < tp->t->nfields; i++) {
+			PyObject *o = field_obj(&tp->fields[i], rec->data, &own);
+
+			bad |= !o;
+			args[n++] = o;
+			if (own)
+				owned[no++] = o;
 		}
-		args[n++] = fields;
+	} else {
+		args[n++] = owned[no++] = fields_dict(run, tp, rec->data, time, cpu, tid, comm);
 	}
-	if (dict)
-		args[n++] = sample_dict(run, tp, rec->data, time, cpu, tid, comm);
+	if (tp->handler ? tp->want_dict : run->unhandled_dict)
+		args[n++] = owned[no++] = sample_dict(run, tp, rec->data, time, cpu, tid, comm);
+	for (int i = 0; i < no; i++)
+		bad |= !owned[i];
 	ret = NULL;
-	if (!PyErr_Occurred())
-		ret = PyObject_Vectorcall(tp->handler ? tp->handler : run->unhandled, args, n,
-					  NULL);
-	for (int i = 0; i < n; i++)
-		Py_XDECREF(args[i]);
+	if (!bad && !PyErr_Occurred())
+		ret = PyObject_Vectorcall(fn, args, n, NULL);
+	else if (!PyErr_Occurred())
+		PyErr_NoMemory();
+	for (int i = 0; i < no; i++)
+		Py_XDECREF(owned[i]);
 	if (ret) {
 		Py_DECREF(ret);
 		return;
@@ -528,7 +836,10 @@ static int start_python(const char *script, int nargs, char **args)
 static int run_hook(struct cli *c, const char *script, int nargs, char **args)
 {
 	static struct runner run;
-	struct hwt_session_opts so = { .opts = c->opts, .nopts = c->nopts };
+	/* hooks see data records only: skip the ranking behind summary records */
+	struct hwt_session_opts so = {
+		.opts = c->opts, .nopts = c->nopts, .no_summary = true,
+	};
 	struct hwt_sink sink = {
 		.event = on_event, .chunk = on_chunk, .record = on_record, .ctx = &run,
 	};
@@ -561,6 +872,9 @@ static int run_hook(struct cli *c, const char *script, int nargs, char **args)
 	run.context = PyCapsule_New(&run, NULL, NULL);
 	run.datasrc_decode =
 		PyUnicode_FromString("|OP N/A|LVL N/A|SNP N/A|TLB N/A|LCK N/A|BLK  N/A");
+	run.empty_str = PyUnicode_FromString("");
+	for (int k = 0; k < NKEYS; k++)
+		run.keys[k] = PyUnicode_InternFromString(key_names[k]);
 	call_hook(&run, "trace_begin");
 	c->diag.file = c->input;
 	ret = hwt_session__run(c->input, &so, &sink, &c->diag);
