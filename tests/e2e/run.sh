@@ -16,6 +16,9 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# Run from `make test` this is a nested make: its flags (and -w's "Entering
+# directory" lines, which would land in $KVER) must not leak into ours.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 BUILD=${BUILD:-$ROOT/build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 E2E=$BUILD/e2e
@@ -49,7 +52,7 @@ if [ ${#need[@]} -gt 0 ]; then
 	  DEBIAN_FRONTEND=noninteractive sudo_ apt-get install -y -qq --no-install-recommends \
 		"${need[@]}"; } || skip "cannot install ${need[*]}"
 fi
-KVER=$(make -s -C "$ROOT/kernel" kver)
+KVER=$(make -s --no-print-directory -C "$ROOT/kernel" kver)
 [ -n "$KVER" ] && [ -d "/lib/modules/$KVER/build" ] || skip "no kernel headers for '$KVER'"
 echo "e2e: kernel ABI $KVER"
 
