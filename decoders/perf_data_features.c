@@ -213,22 +213,6 @@ void hwt_feat__free(struct hwt_reader *r)
 	free(r->pmus);
 }
 
-static bool pread_all(int fd, void *buf, size_t n, uint64_t off)
-{
-	uint8_t *p = buf;
-
-	while (n) {
-		ssize_t got = pread(fd, p, n, (off_t)off);
-
-		if (got <= 0)
-			return false;
-		p += got;
-		n -= (size_t)got;
-		off += (uint64_t)got;
-	}
-	return true;
-}
-
 void hwt_feat__read_file(struct hwt_reader *r, uint64_t table_off, const uint64_t bits[4],
 			 struct hwt_ival *iv, uint32_t *niv)
 {
@@ -254,7 +238,7 @@ void hwt_feat__read_file(struct hwt_reader *r, uint64_t table_off, const uint64_
 		return;
 	}
 	table = malloc((size_t)nfeat * 16);
-	if (!table || !pread_all(r->fd, table, (size_t)nfeat * 16, table_off)) {
+	if (!table || !hwt_pread_all(r->fd, table, (size_t)nfeat * 16, table_off)) {
 		hwt_diag__error(r->diag, table_off, FEAT_RTYPE, "cannot read the feature table");
 		free(table);
 		return;
@@ -287,7 +271,7 @@ void hwt_feat__read_file(struct hwt_reader *r, uint64_t table_off, const uint64_
 			continue;
 		}
 		buf = malloc(size ? size : 1);
-		if (!buf || !pread_all(r->fd, buf, size, off)) {
+		if (!buf || !hwt_pread_all(r->fd, buf, size, off)) {
 			hwt_diag__error(r->diag, off, FEAT_RTYPE, "cannot read feature %u", i);
 			free(buf);
 			continue;

@@ -234,4 +234,7 @@ const struct hwt_attr *hwt_reader__lookup_id(const struct hwt_reader *r, uint64_
 struct hwt_reader *hwt_reader__open_fd_window(int fd, const char *name, struct hwt_diag *diag,
 					      size_t window);
 
+/* Read exactly @n bytes at @off; false on error or end of file. */
+bool hwt_pread_all(int fd, void *buf, size_t n, uint64_t off);
+
 #endif

@@ -142,22 +142,6 @@ static void attr_add_ids(struct hwt_reader *r, uint32_t idx, const uint8_t *ids,
 
 /* ---- file mode header ----------------------------------------------------- */
 
-static bool pread_all(int fd, void *buf, size_t n, uint64_t off)
-{
-	uint8_t *p = buf;
-
-	while (n) {
-		ssize_t got = pread(fd, p, n, (off_t)off);
-
-		if (got <= 0)
-			return false;
-		p += got;
-		n -= (size_t)got;
-		off += (uint64_t)got;
-	}
-	return true;
-}
-
 static int ival_cmp(const void *a, const void *b)
 {
 	const struct hwt_ival *x = a, *y = b;
@@ -226,7 +210,7 @@ static int read_attrs(struct hwt_reader *r, const uint8_t *h, struct hwt_ival *i
 		uint64_t eoff = off + i * attr_size, ids_off, ids_size;
 		uint8_t *ids;
 
-		if (!pread_all(r->fd, entry, (size_t)attr_size, eoff) ||
+		if (!hwt_pread_all(r->fd, entry, (size_t)attr_size, eoff) ||
 		    !attr_add(r, entry, (size_t)attr_size - 16))
 			return -1;
 		ids_off = hwt_get_u64(entry + attr_size - 16);
@@ -246,7 +230,7 @@ static int read_attrs(struct hwt_reader *r, const uint8_t *h, struct hwt_ival *i
 			continue;
 		}
 		ids = malloc((size_t)ids_size);
-		if (!ids || !pread_all(r->fd, ids, (size_t)ids_size, ids_off)) {
+		if (!ids || !hwt_pread_all(r->fd, ids, (size_t)ids_size, ids_off)) {
 			free(ids);
 			continue;
 		}
@@ -270,7 +254,7 @@ static int open_file_mode(struct hwt_reader *r)
 				"(record with -o - for pipe mode)");
 		return -1;
 	}
-	if (!pread_all(r->fd, h, sizeof(h), 0)) {
+	if (!hwt_pread_all(r->fd, h, sizeof(h), 0)) {
 		hwt_diag__error(r->diag, 0, "perf.data header", "file header cut (%" PRIu64
 				" bytes)", fsize);
 		return -1;

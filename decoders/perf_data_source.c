@@ -132,3 +132,20 @@ uint64_t hwt_src__skip(struct hwt_src *s, uint64_t n)
 	}
 	return done;
 }
+
+/* Read exactly @n bytes at @off; false on error or end of file. */
+bool hwt_pread_all(int fd, void *buf, size_t n, uint64_t off)
+{
+	uint8_t *p = buf;
+
+	while (n) {
+		ssize_t got = pread(fd, p, n, (off_t)off);
+
+		if (got <= 0)
+			return false;
+		p += got;
+		n -= (size_t)got;
+		off += (uint64_t)got;
+	}
+	return true;
+}

@@ -15,10 +15,8 @@
 
 #include "pmu_priv.h"
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
+/* Format an error message into @err, if the caller gave room for one. */
+void hwt_pmu__seterr(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -201,7 +199,7 @@ static int parse_format(struct hwt_pmu_term *t, const char *spec, char *err, siz
 	size_t fl;
 
 	if (!colon) {
-		seterr(err, errlen, "format '%s': expected configN:lo-hi", spec);
+		hwt_pmu__seterr(err, errlen, "format '%s': expected configN:lo-hi", spec);
 		return -1;
 	}
 	fl = colon - spec;
@@ -210,7 +208,7 @@ static int parse_format(struct hwt_pmu_term *t, const char *spec, char *err, siz
 		if (strlen(fields[i]) == fl && !strncmp(spec, fields[i], fl))
 			t->field = i;
 	if (t->field < 0) {
-		seterr(err, errlen, "format '%s': unknown field '%.*s' (config, config1, config2)",
+		hwt_pmu__seterr(err, errlen, "format '%s': unknown field '%.*s' (config, config1, config2)",
 		       spec, (int)fl, spec);
 		return -1;
 	}
@@ -245,7 +243,7 @@ static int parse_format(struct hwt_pmu_term *t, const char *spec, char *err, siz
 		goto bad;
 	return 0;
 bad:
-	seterr(err, errlen, "format '%s': bad bit range (expected lo-hi within 0-63)", spec);
+	hwt_pmu__seterr(err, errlen, "format '%s': bad bit range (expected lo-hi within 0-63)", spec);
 	return -1;
 }
 
@@ -268,7 +266,7 @@ int hwt_pmu__add_format(struct hwt_pmu *pmu, const char *name, const char *text,
 		free(t.spec);
 		if (nt)
 			pmu->terms = nt;
-		seterr(err, errlen, "out of memory");
+		hwt_pmu__seterr(err, errlen, "out of memory");
 		return -1;
 	}
 	pmu->terms = nt;
@@ -376,14 +374,14 @@ static int encode_one(const struct hwt_pmu *pmu, const char *tok, size_t n,
 	uint64_t val = 1;
 
 	if (eq && parse_u64(eq + 1, n - kn - 1, &val)) {
-		seterr(err, errlen, "%s: bad value '%.*s' for term '%.*s'%s%s%s", pmu->name,
+		hwt_pmu__seterr(err, errlen, "%s: bad value '%.*s' for term '%.*s'%s%s%s", pmu->name,
 		       (int)(n - kn - 1), eq + 1, (int)kn, tok, t ? " (" : "",
 		       t ? t->spec : "", t ? ")" : "");
 		return -1;
 	}
 	if (t) {
 		if (t->width < 64 && (val >> t->width)) {
-			seterr(err, errlen,
+			hwt_pmu__seterr(err, errlen,
 			       "%s: value %#llx for term '%s' does not fit %s (%d bit%s, max %#llx)",
 			       pmu->name, (unsigned long long)val, t->name, t->spec, t->width,
 			       t->width == 1 ? "" : "s", (unsigned long long)((1ull << t->width) - 1));
@@ -411,7 +409,7 @@ static int encode_one(const struct hwt_pmu *pmu, const char *tok, size_t n,
 	ev = find_event(pmu, tok, kn);
 	if (ev && !eq) {
 		if (depth > 0) {
-			seterr(err, errlen, "%s: alias '%s' refers to another alias", pmu->name,
+			hwt_pmu__seterr(err, errlen, "%s: alias '%s' refers to another alias", pmu->name,
 			       ev->name);
 			return -1;
 		}
@@ -462,7 +460,7 @@ static int encode(const struct hwt_pmu *pmu, const char *terms, struct perf_even
 			n--;
 		if (n) {
 			if (memchr(p, '?', n)) {
-				seterr(err, errlen, "%s: '%.*s' needs a value ('?' in the alias)",
+				hwt_pmu__seterr(err, errlen, "%s: '%.*s' needs a value ('?' in the alias)",
 				       pmu->name, (int)n, p);
 				return -1;
 			}

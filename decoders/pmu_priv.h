@@ -33,4 +33,8 @@ struct hwt_pmu {
 	int nevents;
 };
 
+/* Format an error message into @err, if the caller gave room for one. */
+void hwt_pmu__seterr(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

@@ -20,20 +20,6 @@
 
 #define DEVICES "/bus/event_source/devices"
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 /* Read a small text file relative to @dirfd; NUL-terminated, -1 on error. */
 static int read_small(int dirfd, const char *name, char *buf, size_t size)
 {
@@ -154,7 +140,7 @@ static int load_dir(struct hwt_pmu *pmu, int dirfd, const char *sub, bool events
 				char e2[200];
 
 				if (hwt_pmu__add_format(pmu, nm, buf, e2, sizeof(e2))) {
-					seterr(err, errlen, "%s/format/%s: %s", pmu->name, nm, e2);
+					hwt_pmu__seterr(err, errlen, "%s/format/%s: %s", pmu->name, nm, e2);
 					ret = -1;
 				}
 			} else if (!info) {
@@ -184,30 +170,30 @@ struct hwt_pmu *hwt_pmu__open(const char *sysfs, const char *name, char *err, si
 	int dfd;
 
 	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
-		seterr(err, errlen, "bad PMU name '%s'", name);
+		hwt_pmu__seterr(err, errlen, "bad PMU name '%s'", name);
 		return NULL;
 	}
 	snprintf(path, sizeof(path), "%s" DEVICES "/%s", sysfs, name);
 	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0) {
-		seterr(err, errlen, "unknown PMU '%s' (no %s: %s)", name, path, strerror(errno));
+		hwt_pmu__seterr(err, errlen, "unknown PMU '%s' (no %s: %s)", name, path, strerror(errno));
 		return NULL;
 	}
 	if (read_small(dfd, "type", buf, sizeof(buf)) < 0) {
-		seterr(err, errlen, "PMU '%s': cannot read %s/type", name, path);
+		hwt_pmu__seterr(err, errlen, "PMU '%s': cannot read %s/type", name, path);
 		close(dfd);
 		return NULL;
 	}
 	errno = 0;
 	type = strtoul(buf, &end, 10);
 	if (end == buf || errno || type > UINT32_MAX || (*end && *end != '\n')) {
-		seterr(err, errlen, "PMU '%s': bad type '%s'", name, buf);
+		hwt_pmu__seterr(err, errlen, "PMU '%s': bad type '%s'", name, buf);
 		close(dfd);
 		return NULL;
 	}
 	pmu = hwt_pmu__new(name, (uint32_t)type);
 	if (!pmu) {
-		seterr(err, errlen, "out of memory");
+		hwt_pmu__seterr(err, errlen, "out of memory");
 		close(dfd);
 		return NULL;
 	}
@@ -243,7 +229,7 @@ int hwt_event__parse(const char *sysfs, const char *event, struct perf_event_att
 		uint64_t cfg;
 
 		if (hwt_event__generic(event, &type, &cfg)) {
-			seterr(err, errlen, "unknown event '%s' (expected pmu/term=value,.../ or a "
+			hwt_pmu__seterr(err, errlen, "unknown event '%s' (expected pmu/term=value,.../ or a "
 			       "generic name such as cpu-clock)", event);
 			return -1;
 		}
@@ -253,12 +239,12 @@ int hwt_event__parse(const char *sysfs, const char *event, struct perf_event_att
 	}
 	last = strrchr(event, '/');
 	if (last == slash || last[1]) {
-		seterr(err, errlen, "event '%s': expected pmu/terms/ with nothing after the "
+		hwt_pmu__seterr(err, errlen, "event '%s': expected pmu/terms/ with nothing after the "
 		       "closing '/'", event);
 		return -1;
 	}
 	if ((size_t)(slash - event) >= sizeof(name)) {
-		seterr(err, errlen, "event '%s': PMU name too long", event);
+		hwt_pmu__seterr(err, errlen, "event '%s': PMU name too long", event);
 		return -1;
 	}
 	memcpy(name, event, slash - event);
@@ -269,7 +255,7 @@ int hwt_event__parse(const char *sysfs, const char *event, struct perf_event_att
 	terms = strndup(slash + 1, last - slash - 1);
 	if (!terms) {
 		hwt_pmu__close(pmu);
-		seterr(err, errlen, "out of memory");
+		hwt_pmu__seterr(err, errlen, "out of memory");
 		return -1;
 	}
 	ret = hwt_event__encode(pmu, terms, attr, err, errlen);
