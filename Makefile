@@ -129,6 +129,8 @@ FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o)
 
 # the library once, instrumented for coverage; each target links against it
+# (kept: make would otherwise delete them as intermediates and rebuild each run)
+.SECONDARY: $(FUZZ_OBJ)
 build-fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@
