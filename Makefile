@@ -173,7 +173,7 @@ static: $(STATIC_TOOL)
 
 $(BUILD)/static/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(WARN) $(OPT) -MMD -MP -c $< -o $@
+	$(CC) $(CPPFLAGS) -DHWTRACE_STATIC $(WARN) $(OPT) -MMD -MP -c $< -o $@
 
 $(STATIC_TOOL): $(STATIC_OBJ)
 	$(CC) -static -o $@ $^ -lzstd -lm

@@ -30,7 +30,10 @@
 #endif
 
 #include <ctype.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -886,8 +889,79 @@ static int run_hook(struct cli *c, const char *script, int nargs, char **args)
 	return run.failed ? EXIT_INPUT_ERROR : ret;
 }
 
+/*
+ * The entry point of perf-hwtrace-python.so.  The tool looks it up with
+ * dlsym() only when -s is given, so other commands never load libpython.
+ */
+int script_python__run_hook(struct cli *c, const char *script, int nargs, char **args)
+{
+	return run_hook(c, script, nargs, args);
+}
+
+#else /* the tool itself: find the Python runner and load it now */
+
+#define PY_RUNNER "perf-hwtrace-python.so"
+
+#ifndef HWTRACE_STATIC
+/*
+ * Next to the binary (the build tree), then in ../lib/hwtrace/ (an install
+ * under PREFIX); $HWTRACE_PYTHON_RUNNER overrides both.
+ */
+static void *open_runner(char *why, size_t n)
+{
+	const char *env = getenv("HWTRACE_PYTHON_RUNNER");
+	char exe[4096], path[4096 + 64];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const char *const rel[] = { "/" PY_RUNNER, "/../lib/hwtrace/" PY_RUNNER };
+	void *h;
+
+	snprintf(why, n, "no %s found", PY_RUNNER);
+	if (env) {
+		h = dlopen(env, RTLD_NOW | RTLD_LOCAL);
+		if (!h)
+			snprintf(why, n, "%s", dlerror());
+		return h;
+	}
+	if (len <= 0)
+		return NULL;
+	exe[len] = 0;
+	*strrchr(exe, '/') = 0;
+	for (size_t k = 0; k < sizeof(rel) / sizeof(rel[0]); k++) {
+		snprintf(path, sizeof(path), "%s%s", exe, rel[k]);
+		if (access(path, F_OK))
+			continue;
+		h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+		if (h)
+			return h;
+		snprintf(why, n, "%s", dlerror());
+	}
+	return NULL;
+}
+#endif
+
+static int run_runner(struct cli *c, const char *script, int nargs, char **args)
+{
+#ifdef HWTRACE_STATIC
+	return usage_error("script", "-s: this static perf-hwtrace has no Python runner");
+#else
+	int (*run_hook)(struct cli *, const char *, int, char **);
+	char why[512];
+	void *h = open_runner(why, sizeof(why));
+
+	if (!h)
+		return usage_error("script", "-s needs %s (built by make when python3-dev is "
+				   "installed): %s", PY_RUNNER, why);
+	*(void **)&run_hook = dlsym(h, "script_python__run_hook");
+	if (!run_hook)
+		return usage_error("script", "-s: %s", dlerror());
+	return run_hook(c, script, nargs, args);	/* the module stays loaded: hooks may
+							 * have registered atexit work */
+#endif
+}
+
 #endif /* HAVE_PYTHON */
 
+#ifndef HAVE_PYTHON
 int script_python__main(struct cli *c, int argc, char **argv, int i)
 {
 	const char *script;
@@ -909,12 +983,8 @@ int script_python__main(struct cli *c, int argc, char **argv, int i)
 	args[0] = (char *)script;
 	for (int k = 1; k < nargs; k++)
 		args[k] = argv[i + k];
-#ifdef HAVE_PYTHON
-	ret = run_hook(c, script, nargs, args);
-#else
-	ret = usage_error("script", "-s: this perf-hwtrace was built without Python "
-			  "(install python3-dev and rebuild)");
-#endif
+	ret = run_runner(c, script, nargs, args);
 	free(args);
 	return ret;
 }
+#endif

@@ -20,4 +20,7 @@
  */
 int script_python__main(struct cli *c, int argc, char **argv, int i);
 
+/* perf-hwtrace-python.so's entry point (dlsym'ed by script_python__main) */
+int script_python__run_hook(struct cli *c, const char *script, int nargs, char **args);
+
 #endif

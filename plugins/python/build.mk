@@ -1,11 +1,14 @@
 # plugins/python/build.mk - Python pieces, included by the top-level Makefile.
 #
-#   perf-hwtrace script -s HOOK.py: embedded libpython (python3-config --embed)
+#   perf-hwtrace script -s HOOK.py: build/perf-hwtrace-python.so, the embedded
+#   libpython runner (python3-config --embed), dlopen()ed by the tool for -s
 #   build/python/hwtrace<EXT_SUFFIX>: the `hwtrace` module (import with
 #   PYTHONPATH=build/python)
 # Without python3-config both are left out and `script -s` says so.
 
-PYTHON_CONFIG ?= python3-config
+# Debian's python3-config (libpython3-dev) when present, the interpreter stock
+# perf embeds too; another python3-config on PATH (pyenv, venv) only otherwise
+PYTHON_CONFIG ?= $(firstword $(wildcard /usr/bin/python3-config) python3-config)
 PY_INCLUDES := $(shell $(PYTHON_CONFIG) --includes 2>/dev/null)
 PY_EMBED    := $(shell $(PYTHON_CONFIG) --embed --ldflags 2>/dev/null)
 PY_EXT      := $(shell $(PYTHON_CONFIG) --extension-suffix 2>/dev/null)
@@ -27,9 +30,23 @@ $(BUILD)/plain/libhwtrace.a: $(LIB_SRC:%.c=$(BUILD)/plain/obj/%.o)
 	@rm -f $@
 	ar rcs $@ $^
 
+# The tool exports its symbols (-rdynamic) so that the Python runner, a module
+# it dlopen()s only for `script -s`, links against it: other commands never
+# load libpython.
+$(TOOL): LDFLAGS += -rdynamic
+
 ifneq ($(PY_INCLUDES),)
-$(BUILD)/obj/plugins/perf-hwtrace/script_python.o: ALL_CFLAGS += -DHAVE_PYTHON $(PY_INCLUDES)
-$(TOOL) $(UNIT_BIN): LDLIBS += $(PY_EMBED)
+PY_RUNNER := $(BUILD)/perf-hwtrace-python.so
+all: $(PY_RUNNER)
+
+$(PY_RUNNER): plugins/perf-hwtrace/script_python.c
+	$(CC) $(ALL_CFLAGS) -DHAVE_PYTHON $(PY_INCLUDES) -shared -o $@ $< $(PY_EMBED)
+
+.PHONY: install-python-runner
+install: install-python-runner
+install-python-runner: $(PY_RUNNER)
+	install -d $(DESTDIR)$(PREFIX)/lib/hwtrace
+	install -m 0755 $(PY_RUNNER) $(DESTDIR)$(PREFIX)/lib/hwtrace/
 
 PY_MODULE := $(BUILD)/python/hwtrace$(PY_EXT)
 all: $(PY_MODULE)

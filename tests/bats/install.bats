@@ -28,6 +28,23 @@ setup_file() {
 	[[ "${lines[0]}" == '{"type":"cxl_hmu_unit",'* ]]
 }
 
+@test "the installed perf-hwtrace finds its Python runner for script -s" {
+	[ -f "$P/lib/hwtrace/perf-hwtrace-python.so" ]
+	"$P/bin/perf-hwtrace" synth --type cxl-hmu --seed 2 --size 16K \
+		--manifest "$BATS_FILE_TMPDIR/mp" -o "$BATS_FILE_TMPDIR/p.data"
+	cat >"$BATS_FILE_TMPDIR/count.py" <<'PY'
+n = 0
+def hwtrace__cxl_hmu_unit(*args):
+    global n
+    n += 1
+def trace_end():
+    print("units", n)
+PY
+	run "$P/bin/perf-hwtrace" script -i "$BATS_FILE_TMPDIR/p.data" -s "$BATS_FILE_TMPDIR/count.py"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"units $(grep -vc '^#' "$BATS_FILE_TMPDIR/mp")"* ]]
+}
+
 @test "a program links libhwtrace through pkg-config and counts the records" {
 	src=$BATS_FILE_TMPDIR/count.c
 	cat >"$src" <<'C'
