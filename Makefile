@@ -62,8 +62,11 @@ $(TOOL_LIB): $(TOOL_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
+# -rdynamic and whole archives: the Python runner module (plugins/python/
+# build.mk), dlopen()ed for script -s, resolves hwtrace's symbols from the tool
 $(TOOL): $(MAIN_OBJ) $(TOOL_LIB) $(STATIC_LIB)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $(MAIN_OBJ) \
+		-Wl,--whole-archive $(TOOL_LIB) $(STATIC_LIB) -Wl,--no-whole-archive $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB)
 	@mkdir -p $(dir $@)

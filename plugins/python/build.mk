@@ -30,10 +30,9 @@ $(BUILD)/plain/libhwtrace.a: $(LIB_SRC:%.c=$(BUILD)/plain/obj/%.o)
 	@rm -f $@
 	ar rcs $@ $^
 
-# The tool exports its symbols (-rdynamic) so that the Python runner, a module
-# it dlopen()s only for `script -s`, links against it: other commands never
-# load libpython.
-$(TOOL): LDFLAGS += -rdynamic
+# The tool exports its symbols (-rdynamic, in the top Makefile) so that the
+# Python runner, a module it dlopen()s only for `script -s`, links against
+# it: other commands never load libpython.
 
 ifneq ($(PY_INCLUDES),)
 PY_RUNNER := $(BUILD)/perf-hwtrace-python.so

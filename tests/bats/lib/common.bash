@@ -2,3 +2,5 @@
 : "${HWTRACE:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)/build/perf-hwtrace}"
 : "${BUILD:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)/build}"
 export HWTRACE BUILD
+# make check: libpython's allocations at exit are not ours to report
+export LSAN_OPTIONS="suppressions=$(cd "$BATS_TEST_DIRNAME" && pwd)/lib/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
