@@ -27,6 +27,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "../common/aux.h"
 #include "backend.h"
 
 #define CXL_HMU_HDR_SIZE	16
@@ -34,16 +35,6 @@
 #define CXL_HMU_MAX_UNITS	0xffff		/* hdr0 bits 15:0 */
 /* 256 MiB, the unit of range_base and range_size */
 #define CXL_HMU_RANGE_SHIFT	28
-
-/**
- * struct cxl_hmu_buf - one AUX buffer, mapped contiguously
- * @base:	vmap of the AUX pages
- * @size:	bytes, a power of two
- */
-struct cxl_hmu_buf {
-	void *base;
-	unsigned long size;
-};
 
 /**
  * struct cxl_hmu_pmu - one registered PMU
@@ -250,7 +241,7 @@ static void cxl_hmu_truncated(struct cxl_hmu_pmu *hmu)
 static unsigned long cxl_hmu_fill_aux(struct cxl_hmu_pmu *hmu)
 {
 	struct perf_output_handle *h = &hmu->handle;
-	struct cxl_hmu_buf *buf = perf_get_aux(h);
+	struct hwt_aux_buf *buf = perf_get_aux(h);
 	const struct cxl_hmu_ops *ops = hmu->dev->ops;
 	unsigned long written = 0;
 	u32 pending;
@@ -387,40 +378,10 @@ static void *cxl_hmu_setup_aux(struct perf_event *event, void **pages, int nr_pa
 			       bool overwrite)
 {
 	struct cxl_hmu_pmu *hmu = to_hmu(event->pmu);
-	struct cxl_hmu_buf *buf;
-	struct page **pg;
-	int i;
 
-	if (overwrite) {
+	if (overwrite)
 		pr_debug("%s: overwrite mode is not supported\n", hmu->name);
-		return NULL;
-	}
-	if (!nr_pages || !is_power_of_2(nr_pages))
-		return NULL;
-	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
-	pg = kcalloc(nr_pages, sizeof(*pg), GFP_KERNEL);
-	if (!buf || !pg)
-		goto err;
-	for (i = 0; i < nr_pages; i++)
-		pg[i] = virt_to_page(pages[i]);
-	buf->base = vmap(pg, nr_pages, VM_MAP, PAGE_KERNEL);
-	if (!buf->base)
-		goto err;
-	buf->size = (unsigned long)nr_pages << PAGE_SHIFT;
-	kfree(pg);
-	return buf;
-err:
-	kfree(pg);
-	kfree(buf);
-	return NULL;
-}
-
-static void cxl_hmu_free_aux(void *aux)
-{
-	struct cxl_hmu_buf *buf = aux;
-
-	vunmap(buf->base);
-	kfree(buf);
+	return hwt_aux_setup(pages, nr_pages, overwrite);
 }
 
 int cxl_hmu_pmu_add(struct cxl_hmu_dev *dev)
@@ -449,7 +410,7 @@ int cxl_hmu_pmu_add(struct cxl_hmu_dev *dev)
 		.stop = cxl_hmu_stop,
 		.read = cxl_hmu_read,
 		.setup_aux = cxl_hmu_setup_aux,
-		.free_aux = cxl_hmu_free_aux,
+		.free_aux = hwt_aux_free,
 	};
 	dev->pmu = hmu;
 	ret = perf_pmu_register(&hmu->pmu, hmu->name, -1);
