@@ -4,7 +4,8 @@
 #   make          libhwtrace (static + shared) and build/perf-hwtrace
 #   make demo     deps + build + a synth CXL HMU recording shown by report and script
 #   make test     deps + build + every test (C unit tests, bats suites, QEMU e2e)
-#   make check    the tests under ASan+UBSan, fuzz targets for a bounded time, lint
+#   make check    the tests under ASan+UBSan, fuzz targets for a bounded time, lint,
+#                 checkpatch on kernel/
 #   make bench    throughput and memory benchmarks
 #   make install  PREFIX=/usr/local (binary, library, headers, pkg-config, man pages)
 
@@ -42,7 +43,7 @@ SHARED_LIB := $(BUILD)/libhwtrace.so.0
 TOOL_LIB   := $(BUILD)/libhwtrace-tool.a
 TOOL       := $(BUILD)/perf-hwtrace
 
-.PHONY: all deps demo test unit bats check fuzz lint bench install clean kernel e2e
+.PHONY: all deps deps-check demo test unit bats check fuzz lint checkpatch bench install clean kernel e2e
 
 all: $(TOOL) $(STATIC_LIB) $(SHARED_LIB) $(UNIT_BIN)
 
@@ -74,8 +75,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB)
 
 # --- set-up ------------------------------------------------------------------
 
-deps:
-	@missing=$$(for p in $(DEB_PKGS); do \
+# apt-get install the packages of $(1) that are missing; fast when none are
+define apt_install
+	@missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
 	done); \
 	if [ -n "$$missing" ]; then \
@@ -86,6 +88,17 @@ deps:
 	else \
 		echo "make deps: all Debian packages present"; \
 	fi
+endef
+
+deps:
+	$(call apt_install,$(DEB_PKGS))
+
+# make check also lints kernel/ with the kernel's checkpatch.pl, which Debian
+# ships only inside linux-source-6.1 (not in the headers packages)
+CHECK_PKGS := linux-source-6.1
+
+deps-check: deps
+	$(call apt_install,$(CHECK_PKGS))
 
 demo: deps
 	$(MAKE) all
@@ -120,11 +133,11 @@ SAN      := -fsanitize=address,undefined
 ASAN_VARS = BUILD=build-asan CC=clang OPT=-O1 LDFLAGS="$(SAN)" \
 	    CFLAGS="-O1 -g $(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 
-check: deps
+check: deps-check
 	$(MAKE) $(ASAN_VARS) all
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(MAKE) $(ASAN_VARS) unit bats
 	$(MAKE) fuzz
-	$(MAKE) lint
+	$(MAKE) lint checkpatch
 
 FUZZ_SECONDS ?= 30
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
@@ -155,6 +168,22 @@ lint:
 	@if grep -nE '\b(printf|fprintf|puts|fputs|perror)[[:space:]]*\(' $(LIB_SRC); then \
 		echo "lint: decoders/ must not print (DESIGN.md section 1)"; exit 1; fi
 	@echo "lint: decoders/ print nothing"
+
+CHECKPATCH := build-checkpatch/scripts/checkpatch.pl
+KERNEL_SRC := $(sort $(shell find kernel -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null))
+
+$(CHECKPATCH):
+	@mkdir -p build-checkpatch
+	tar -xJf /usr/src/linux-source-6.1.tar.xz -C build-checkpatch --strip-components=1 \
+		--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch'
+
+# kernel coding style: no checkpatch error or warning in kernel/
+checkpatch: $(CHECKPATCH)
+	@out=$$(for f in $(KERNEL_SRC); do \
+		$(CHECKPATCH) --no-tree --terse -f $$f; done | grep -v '^total:'); \
+	if [ -n "$$out" ]; then echo "$$out"; exit 1; fi; \
+	echo "checkpatch: $(words $(KERNEL_SRC)) kernel/ files clean"
 
 bench: all
 	bash tests/bench/run.sh $(abspath $(TOOL))
@@ -198,7 +227,7 @@ install: all
 	install -m 0644 Documentation/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz
+	rm -rf $(BUILD) build-asan build-fuzz build-checkpatch
 
 include plugins/python/build.mk plugins/traceevent/build.mk
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
