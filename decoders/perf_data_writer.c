@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "hwtrace/perf_data.h"
+#include "blob.h"
 
 #define WBUF_SIZE	(256 * 1024)
 #define NAME_ALIGN	64		/* perf pads header strings to this */
@@ -147,40 +148,7 @@ static int w_status(const struct hwt_writer *w)
 	return 0;
 }
 
-/* --- a growable byte blob for features built here ----------------------- */
-
-struct blob {
-	uint8_t *p;
-	size_t len, cap;
-	bool nomem;
-};
-
-static void blob_put(struct blob *b, const void *p, size_t n)
-{
-	if (b->nomem)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		uint8_t *np;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		np = realloc(b->p, cap);
-		if (!np) {
-			b->nomem = true;
-			return;
-		}
-		b->p = np;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
-static void blob_u32(struct blob *b, uint32_t v)
-{
-	blob_put(b, &v, sizeof(v));
-}
+/* --- feature sections are built in a blob (blob.h) ----------------------- */
 
 /* perf_header_string: u32 len (strlen + 1 rounded up to 64), NUL-padded text */
 static void blob_string(struct blob *b, const char *s)

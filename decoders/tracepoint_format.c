@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hwtrace/tracepoint.h"
+#include "blob.h"
 
 /* The kernel's events/header_page on a 64-bit machine with 4 KiB pages. */
 static const char header_page[] =
@@ -291,42 +292,6 @@ void hwt_tp__sample_fields(const struct hwt_record *rec, uint64_t *time, uint32_
 
 /* ---- TRACING_DATA ------------------------------------------------------- */
 
-struct blob {
-	uint8_t *p;
-	size_t len, cap;
-	bool oom;
-};
-
-static void blob_put(struct blob *b, const void *p, size_t n)
-{
-	if (b->oom)
-		return;
-	if (b->len + n > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		uint8_t *np;
-
-		while (cap < b->len + n)
-			cap *= 2;
-		np = realloc(b->p, cap);
-		if (!np) {
-			b->oom = true;
-			return;
-		}
-		b->p = np;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
-static void blob_le(struct blob *b, uint64_t v, unsigned n)
-{
-	uint8_t tmp[8];
-
-	put_le(tmp, v, n);
-	blob_put(b, tmp, n);
-}
-
 void *hwt_tp__tracing_data(size_t *size)
 {
 	static const uint8_t magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -360,7 +325,7 @@ void *hwt_tp__tracing_data(size_t *size)
 			n = hwt_tp__format(*t, NULL, 0);
 			text = malloc(n + 1);
 			if (!text) {
-				b.oom = true;
+				b.nomem = true;
 				break;
 			}
 			hwt_tp__format(*t, text, n + 1);
@@ -372,7 +337,7 @@ void *hwt_tp__tracing_data(size_t *size)
 	blob_le(&b, 0, 4);		/* kallsyms */
 	blob_le(&b, 0, 4);		/* printk formats */
 	blob_le(&b, 0, 8);		/* saved_cmdlines */
-	if (b.oom) {
+	if (b.nomem) {
 		free(b.p);
 		return NULL;
 	}
