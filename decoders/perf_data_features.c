@@ -216,7 +216,7 @@ void hwt_feat__free(struct hwt_reader *r)
 void hwt_feat__read_file(struct hwt_reader *r, uint64_t table_off, const uint64_t bits[4],
 			 struct hwt_ival *iv, uint32_t *niv)
 {
-	uint64_t fsize = r->src.size;
+	uint64_t fsize = r->src.size, kept = 0;
 	uint32_t nfeat = 0, k = 0;
 	uint8_t *table;
 
@@ -270,6 +270,17 @@ void hwt_feat__read_file(struct hwt_reader *r, uint64_t table_off, const uint64_
 				       " bytes is too large to keep", i, size);
 			continue;
 		}
+		/*
+		 * Sections are disjoint in a real file; 255 entries naming one big
+		 * range would otherwise keep 255 copies of it.
+		 */
+		if (size > fsize - kept) {
+			hwt_diag__error(r->diag, table_off + 16 * (k - 1), FEAT_RTYPE,
+					"feature %u section at %" PRIu64 " of %" PRIu64
+					" bytes overlaps others: together they exceed the file's %"
+					PRIu64 " bytes; not kept", i, off, size, fsize);
+			continue;
+		}
 		buf = malloc(size ? size : 1);
 		if (!buf || !hwt_pread_all(r->fd, buf, size, off)) {
 			hwt_diag__error(r->diag, off, FEAT_RTYPE, "cannot read feature %u", i);
@@ -278,6 +289,7 @@ void hwt_feat__read_file(struct hwt_reader *r, uint64_t table_off, const uint64_
 		}
 		hwt_feat__store(r, i, buf, size, off);
 		free(buf);
+		kept += size;
 		iv[(*niv)++] = (struct hwt_ival){ off, off + size };
 	}
 	free(table);

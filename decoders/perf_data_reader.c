@@ -41,9 +41,14 @@ static uint32_t id_hash(uint64_t id, uint32_t cap)
 static int id_map_grow(struct hwt_reader *r)
 {
 	uint32_t ncap = r->id_cap ? r->id_cap * 2 : 64;
-	uint64_t *keys = calloc(ncap, sizeof(*keys));
-	uint32_t *vals = calloc(ncap, sizeof(*vals));
+	uint64_t *keys;
+	uint32_t *vals;
 
+	/* 2^31 slots at most: the doubling and (id_n + 1) * 2 stay within 32 bits */
+	if (r->id_cap >= (1u << 31))
+		return -1;
+	keys = calloc(ncap, sizeof(*keys));
+	vals = calloc(ncap, sizeof(*vals));
 	if (!keys || !vals) {
 		free(keys);
 		free(vals);
@@ -181,7 +186,7 @@ static uint64_t ival_union(struct hwt_ival *iv, uint32_t n, uint64_t size)
 static int read_attrs(struct hwt_reader *r, const uint8_t *h, struct hwt_ival *iv, uint32_t *niv)
 {
 	uint64_t attr_size = hwt_get_u64(h + 16), off = hwt_get_u64(h + 24);
-	uint64_t size = hwt_get_u64(h + 32), fsize = r->src.size, nr;
+	uint64_t size = hwt_get_u64(h + 32), fsize = r->src.size, nr, ids_total = 0;
 	uint8_t entry[ATTR_SIZE_MAX + 16];
 
 	if (attr_size < PERF_ATTR_SIZE_VER0 + 16 || attr_size > ATTR_SIZE_MAX + 16) {
@@ -229,6 +234,18 @@ static int read_attrs(struct hwt_reader *r, const uint8_t *h, struct hwt_ival *i
 					" bytes runs past the end of the file", ids_off, ids_size);
 			continue;
 		}
+		/*
+		 * perf writes disjoint ids sections; attrs that all point at one
+		 * big range would be read (and hashed) once per attr.
+		 */
+		if (ids_size > fsize - ids_total) {
+			hwt_diag__error(r->diag, eoff + attr_size - 16, "perf.data attr",
+					"ids section at %" PRIu64 " of %" PRIu64 " bytes overlaps "
+					"others: together they exceed the file's %" PRIu64
+					" bytes; ignored", ids_off, ids_size, fsize);
+			continue;
+		}
+		ids_total += ids_size;
 		ids = malloc((size_t)ids_size);
 		if (!ids || !hwt_pread_all(r->fd, ids, (size_t)ids_size, ids_off)) {
 			free(ids);

@@ -968,6 +968,56 @@ static void test_bad_sizes(void)
 	free(data.b);
 }
 
+/*
+ * Sections pointing at one big range (each within the file) would be read once
+ * per entry: ids and feature sections may add up to the file size at most.
+ */
+static void test_overlapping_sections(void)
+{
+	struct img im = { 0 };
+	size_t unknown, data_off;
+	uint64_t whole, table;
+	const uint64_t zero = 0;
+	struct run x;
+
+	file_image(&im, &unknown, &data_off);
+	whole = im.n & ~7ULL;
+	memcpy(&table, im.b + 48, 8);		/* data.offset + data.size */
+	table += data_off;
+	/* attr 1 (entry at 104 + 32 + 24 + 144): its ids are the whole file */
+	memcpy(im.b + 304 + 128, &zero, 8);
+	memcpy(im.b + 304 + 136, &whole, 8);
+	/* CMDLINE, the third feature entry, is the whole file too */
+	memcpy(im.b + table + 2 * 16, &zero, 8);
+	memcpy(im.b + table + 2 * 16 + 8, &whole, 8);
+	run_open(&x, &im, im.n, false, 0);
+	CHECK(x.r);
+	if (!x.r)
+		return;
+	CHECK_EQ(x.d.errors, 2);
+	CHECK(strstr(last_msg, "feature 11 section at 0 of"));
+	CHECK(strstr(last_msg, "overlaps others"));
+	CHECK_EQ(last_off, table + 2 * 16);
+	CHECK_EQ(hwt_reader__attr(x.r, 0)->nr_ids, 2);
+	CHECK_EQ(hwt_reader__attr(x.r, 1)->nr_ids, 0);
+	CHECK(hwt_reader__attr_by_id(x.r, 12) == hwt_reader__attr(x.r, 0));
+	CHECK(!hwt_reader__attr_by_id(x.r, 22));
+	CHECK(!hwt_reader__has_feature(x.r, HWT_FEAT_CMDLINE));
+	/* the sections before and after it are read */
+	CHECK_STR(hwt_reader__feature_string(x.r, HWT_FEAT_HOSTNAME), "host1");
+	CHECK_STR(hwt_reader__feature_string(x.r, HWT_FEAT_NRCPUS), "2/4");
+	CHECK_STR(hwt_reader__attr(x.r, 0)->name, "cpu-clock");
+	CHECK_STR(hwt_reader__pmu_name(x.r, 8), "cxl_hmu_mem0.0.0");
+	CHECK_EQ(drain(&x, true), 0);
+	CHECK_EQ(hwt_reader__stats(x.r)->nr[PERF_RECORD_SAMPLE], 1);
+	CHECK_EQ(hwt_reader__stats(x.r)->nr[PERF_RECORD_COMM], 1);
+	CHECK_EQ(x.d.errors, 2);
+	CHECK_EQ(x.d.bytes.decoded + x.d.bytes.skipped, im.n);
+	CHECK_EQ(x.d.bytes.lost, 0);
+	run_close(&x);
+	free(im.b);
+}
+
 static void test_pipe_absurd_and_junk(void)
 {
 	struct img im = { 0 }, data = { 0 };
@@ -1012,6 +1062,7 @@ int main(void)
 	RUN(test_compressed);
 	RUN(test_cut_files);
 	RUN(test_bad_sizes);
+	RUN(test_overlapping_sections);
 	RUN(test_pipe_absurd_and_junk);
 	return check_done("reader");
 }
