@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "hwtrace/cxl_hmu.h"
+#include "le.h"
 
 #define HMU_RT			"cxl_hmu packet"
 #define HMU_OPT_RT		"cxl_hmu options"
@@ -148,17 +149,6 @@ const struct hwt_record_type hwt_rt_cxl_hmu_hot = {
 };
 
 /* --- helpers --------------------------------------------------------------- */
-
-static inline uint64_t hmu_le64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	return v;
-}
 
 /* Decimal or 0x hex option value no larger than @max. */
 static bool hmu_opt_u64(const char *s, uint64_t max, uint64_t *out)
@@ -316,11 +306,11 @@ static inline void hmu_entries(struct hmu_state *st, const uint8_t *p, uint32_t 
 
 	r->counter_width = width;
 	for (uint32_t i = 0; i < n; i++, p += 8) {
-		uint64_t raw = hmu_le64(p);
+		uint64_t raw = hwt_le64(p);
 
 		/* the table outgrows the caches: fetch the slot of a later entry now */
 		if (st->tab && i + HMU_PREFETCH < n) {
-			uint64_t key = (width >= 64 ? 0 : hmu_le64(p + 8 * HMU_PREFETCH) >> shift) + 1;
+			uint64_t key = (width >= 64 ? 0 : hwt_le64(p + 8 * HMU_PREFETCH) >> shift) + 1;
 
 			__builtin_prefetch(&st->tab[(key * HMU_HASH_MUL) >> (64 - st->tab_bits)], 1);
 		}
@@ -477,7 +467,7 @@ static size_t hmu_decode(void *state, const struct hwt_chunk *c, const struct hw
 
 	while (n - off >= 16) {
 		const uint8_t *h = p + off;
-		uint64_t h0 = hmu_le64(h), h1 = hmu_le64(h + 8);
+		uint64_t h0 = hwt_le64(h), h1 = hwt_le64(h + 8);
 		uint32_t units = CXL_HMU_HDR_UNITS(h0), width = CXL_HMU_HDR_WIDTH(h0);
 		uint64_t foff = c->file_offset + off;
 		size_t avail = (n - off - 16) / 8;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "hwtrace/perf_data.h"
+#include "le.h"
 
 #define HWT_WINDOW_DEFAULT	(4u << 20)
 /* the window must hold the largest record (u16 size) plus alignment slack */
@@ -25,30 +26,6 @@
 #define HWT_FEAT_KEEP_MAX	(64u << 20)
 /* perf's kernel record types we know (PERF_RECORD_MAX of 6.1) */
 #define HWT_KERNEL_REC_MAX	22
-
-static inline uint64_t hwt_get_u64(const void *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static inline uint16_t hwt_get_u16(const void *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static inline uint32_t hwt_get_u32(const void *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
 
 /**
  * struct hwt_src - a read window over an fd

@@ -542,18 +542,15 @@ static void test_trailing(void)
 	done(st, &cap);
 }
 
-static bool same_unit(const struct hwt_cxl_hmu_unit *a, const struct hwt_cxl_hmu_unit *b)
-{
-	return a->cpu == b->cpu && a->time == b->time &&
-	       a->unit == b->unit && a->count == b->count &&
-	       a->counter_width == b->counter_width && a->dpa == b->dpa &&
-	       a->has_hpa == b->has_hpa && a->raw == b->raw;
-}
-
-/* Same records, offsets and byte counts whatever the piece size. */
+/*
+ * Same records, offsets and byte counts whatever the piece size, each checked
+ * against the entry as written: packet k starts 16 * k header bytes plus the
+ * entries before it after 0x40, entry i sits at 0x40 + 16 * (k + 1) + 8 * i.
+ */
 static void test_pieces(void)
 {
-	static const size_t pieces[] = { 8, 16, 24, 40, 100, 1000 };
+	static const size_t pieces[] = { 1 << 20, 8, 16, 24, 40, 100, 1000 };
+	static const uint32_t first[4] = { 0, 3, 203, 204 };	/* first entry of each packet */
 	uint64_t e[300];
 	void *st;
 	size_t n;
@@ -566,17 +563,11 @@ static void test_pieces(void)
 	put_packet(&buf, 1, 12, 0xdeadbeef, e + 203, 1);
 	put_packet(&buf, 96, 12, 0xdeadbeef, e + 204, 96);
 	n = buf.n;
-	st = mk(7, 12ULL << 32, true, NULL, 0);
-	feed(st, &cap, buf.b, n, 1 << 20, 0x40);
-	hwt_cxl_hmu_decoder.free(st);
-	CHECK_EQ(cap.nu, 300);
-	CHECK_EQ(cap.np, 4);
-	CHECK_EQ(cap.u[250].unit, 250 * 7 + 1);
-	CHECK_EQ(cap.u[250].count, 250);
-	CHECK_EQ(cap.uoff[3], 0x40 + 40 + 16);	/* after a 3-entry packet */
-	CHECK_EQ(diag.bytes.decoded, n);
+	CHECK_EQ(n, 4 * 16 + 300 * 8);
 
 	for (size_t k = 0; k < sizeof(pieces) / sizeof(pieces[0]); k++) {
+		uint32_t bad = 0;
+
 		memset(&cap2, 0, sizeof(cap2));
 		memset(&diag.bytes, 0, sizeof(diag.bytes));
 		st = mk(7, 12ULL << 32, true, NULL, 0);
@@ -584,11 +575,24 @@ static void test_pieces(void)
 		hwt_cxl_hmu_decoder.free(st);
 		CHECK_EQ(cap2.nu, 300);
 		CHECK_EQ(cap2.np, 4);
-		CHECK_STR(cap2.pmu, cap.pmu);
-		for (int i = 0; i < 300; i++)
-			CHECK(same_unit(&cap2.u[i], &cap.u[i]));
-		CHECK(!memcmp(cap2.uoff, cap.uoff, 300 * sizeof(cap.uoff[0])));
-		CHECK(!memcmp(cap2.poff, cap.poff, 4 * sizeof(cap.poff[0])));
+		CHECK_STR(cap2.pmu, "cxl_hmu_mem0.0.0");
+		for (uint32_t i = 0; i < 300 && i < cap2.nu; i++) {
+			const struct hwt_cxl_hmu_unit *u = &cap2.u[i];
+			uint32_t pk = i < 3 ? 0 : i < 203 ? 1 : i < 204 ? 2 : 3;
+
+			bad += u->unit != i * 7 + 1 || u->count != (i & 0xfff) ||
+			       u->dpa != (uint64_t)(i * 7 + 1) << 12 || u->raw != e[i] ||
+			       u->counter_width != 12 || u->cpu != 3 || u->time != 777 ||
+			       u->has_hpa || cap2.uoff[i] != 0x40 + 16 * (pk + 1) + 8 * i;
+		}
+		CHECK_EQ(bad, 0);
+		for (uint32_t p = 0; p < 4 && p < cap2.np; p++) {
+			uint32_t units = (p == 3 ? 300 : first[p + 1]) - first[p];
+
+			CHECK_EQ(cap2.poff[p], 0x40 + 16 * p + 8 * first[p]);
+			CHECK_EQ(cap2.p[p].units, units);
+			CHECK_EQ(cap2.p[p].hdr0, units | 12 << 16);
+		}
 		CHECK_EQ(diag.bytes.decoded, n);
 		CHECK_EQ(diag.bytes.skipped, 0);
 	}
