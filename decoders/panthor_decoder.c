@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "le.h"
 #include "panthor_priv.h"
 
 struct panthor_dec {
@@ -54,12 +55,10 @@ static int opt_u64(const struct hwt_aux_ctx *ctx, const char *key, uint64_t *v,
 		   struct hwt_diag *diag)
 {
 	const char *s = hwt_aux_ctx__opt(ctx, key);
-	char *end;
 
 	if (!s)
 		return 0;
-	*v = strtoull(s, &end, 0);
-	if (!*s || *end || *s == '-') {
+	if (panthor__parse_u64(s, v)) {
 		hwt_diag__error(diag, 0, "panthor options", "--%s '%s' is not a number", key, s);
 		return -1;
 	}
@@ -173,15 +172,6 @@ fail:
 	return NULL;
 }
 
-static uint64_t le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
 static void send_sample_rec(struct panthor_dec *d)
 {
 	if (!d->srec_sent) {
@@ -234,7 +224,7 @@ static void on_block(void *ctx, const struct hwt_panthor_sample *s,
 	memcpy(d->values, b->counters, 8 * (size_t)cpb);
 #else
 	for (uint32_t i = 0; i < cpb; i++)
-		d->values[i] = le64(b->counters + 8 * i);
+		d->values[i] = hwt_le64(b->counters + 8 * i);
 #endif
 	r = (struct hwt_panthor_block_rec){
 		.sample = s->index, .timestamp_start_ns = s->timestamp_start_ns,
@@ -275,7 +265,7 @@ static void decode_sample(struct panthor_dec *d, const uint8_t *p, size_t n, uin
 	d->interval = 0;
 	if (n >= l->sample_header_size) {
 		/* the interval must be known before the blocks are counted */
-		uint64_t end = le64(p + l->sh_ts_end);
+		uint64_t end = hwt_le64(p + l->sh_ts_end);
 
 		if (d->have_prev && end > d->prev_end)
 			d->interval = end - d->prev_end;
@@ -363,6 +353,7 @@ static void decode_ring(struct panthor_dec *d, const struct hwt_chunk *c)
 	const uint8_t *ring = c->data;
 	uint64_t base = c->file_offset, len = c->size, slots, ss = d->info.sample_size;
 	uint64_t extract = d->extract, insert = d->insert;
+	uint64_t have, done = 0;
 	struct hwt_panthor_ring plan;
 
 	if (d->raw_format == HWT_PANTHOR_RAW_RING_CTRL) {
@@ -373,8 +364,8 @@ static void decode_ring(struct panthor_dec *d, const struct hwt_chunk *c)
 			diag->bytes.skipped += len;
 			return;
 		}
-		extract = le64(ring);
-		insert = le64(ring + 8);
+		extract = hwt_le64(ring);
+		insert = hwt_le64(ring + 8);
 		diag->bytes.decoded += 16;
 		ring += 16;
 		base += 16;
@@ -392,20 +383,33 @@ static void decode_ring(struct panthor_dec *d, const struct hwt_chunk *c)
 		diag->bytes.skipped += len;
 		return;
 	}
-	for (uint64_t k = 0; k < plan.count; k++) {
-		uint64_t at = ((plan.first + k) & (slots - 1)) * ss;
+	/*
+	 * --slots may name a ring larger than the dump: slots from @have on
+	 * are missing.  They are reported as one run up to the ring's end, so
+	 * the loop is bounded by the dump, not by the (input) slot count, and
+	 * slot * ss is only formed for slots inside the dump.
+	 */
+	have = len / ss;
+	for (uint64_t k = 0; k < plan.count;) {
+		uint64_t slot = (plan.first + k) & (slots - 1), miss;
 
-		if (at >= len || len - at < ss) {
-			hwt_diag__error(diag, base + at, "panthor ring",
-					"slot %llu lies beyond the end of the %llu-byte ring dump",
-					(unsigned long long)(at / ss), (unsigned long long)len);
-			d->stats.bad_samples++;
+		if (slot >= have) {
+			miss = slots - slot < plan.count - k ? slots - slot : plan.count - k;
+			hwt_diag__error(diag, base + len, "panthor ring",
+					"slots %llu..%llu (%llu samples) lie beyond the end of the "
+					"%llu-byte ring dump", (unsigned long long)slot,
+					(unsigned long long)(slot + miss - 1),
+					(unsigned long long)miss, (unsigned long long)len);
+			d->stats.bad_samples += miss;
+			k += miss;
 			continue;
 		}
-		decode_sample(d, ring + at, ss, base + at);
+		decode_sample(d, ring + slot * ss, ss, base + slot * ss);
+		done++;
+		k++;
 	}
 	/* stale slots and page padding */
-	diag->bytes.skipped += len - (plan.count * ss > len ? len : plan.count * ss);
+	diag->bytes.skipped += len - done * ss;
 }
 
 static size_t panthor_decode(void *state, const struct hwt_chunk *c, const struct hwt_emit *emit)

@@ -4,10 +4,12 @@
  * from a binary drm_panthor_perf_info, or from a flat JSON object (raw
  * decode).  Every size is checked here once, so the walker can trust it.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwtrace/panthor.h"
+#include "le.h"
+#include "panthor_priv.h"
 
 #define RTYPE "panthor perf_info"
 
@@ -116,11 +118,6 @@ int hwt_panthor_info__from_priv(struct hwt_panthor_info *info, const uint64_t *p
 	return hwt_panthor_info__check(info, diag);
 }
 
-static uint32_t le32(const uint8_t *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 int hwt_panthor_info__from_bytes(struct hwt_panthor_info *info,
 				 const struct hwt_panthor_layout *l, const uint8_t *p, size_t n)
 {
@@ -131,7 +128,7 @@ int hwt_panthor_info__from_bytes(struct hwt_panthor_info *info,
 	memset(info->blocks, 0, sizeof(info->blocks));
 	for (uint32_t i = 0; i < l->ninfo_fields; i++) {
 		const char *f = l->info_fields[i];
-		uint32_t v = le32(p + 4 * i);
+		uint32_t v = hwt_le32(p + 4 * i);
 
 		if (!strcmp(f, "counters_per_block"))
 			info->counters_per_block = v;
@@ -195,24 +192,27 @@ static int json_string(struct json *j, char *buf, size_t len)
 	return 0;
 }
 
-static int parse_u64(const char *s, uint64_t *v)
+int panthor__parse_u64(const char *s, uint64_t *v)
 {
 	char *end;
 
 	if (!*s || *s == '-' || *s == '+' || *s == ' ')
 		return -1;
+	errno = 0;
 	*v = strtoull(s, &end, 0);
-	return *end ? -1 : 0;
+	return *end || errno ? -1 : 0;
 }
 
 static int json_value(struct json *j, uint64_t *v)
 {
-	char buf[32];
+	char buf[40];	/* a u64 needs at most 20 digits; longer is refused, not cut */
 	size_t n = 0;
 
 	if (j->s[j->pos] == '"') {
 		if (json_string(j, buf, sizeof(buf)))
 			return -1;
+		if (strlen(buf) + 1 >= sizeof(buf))
+			return json_fail(j, "number too long");
 	} else {
 		while ((j->s[j->pos] >= '0' && j->s[j->pos] <= '9') || j->s[j->pos] == '-' ||
 		       j->s[j->pos] == '.' || j->s[j->pos] == 'e' || j->s[j->pos] == 'E' ||
@@ -224,11 +224,13 @@ static int json_value(struct json *j, uint64_t *v)
 		buf[n] = 0;
 		if (!n)
 			return json_fail(j, "expected a number");
+		if (n + 1 >= sizeof(buf))
+			return json_fail(j, "number too long");
 		if (buf[0] == '0' && n > 1)
 			return json_fail(j, "leading zeros are not JSON");
 	}
-	if (parse_u64(buf, v))
-		return json_fail(j, "value is not a non-negative integer");
+	if (panthor__parse_u64(buf, v))
+		return json_fail(j, "value is not a non-negative integer below 2^64");
 	return 0;
 }
 

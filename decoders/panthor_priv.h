@@ -35,6 +35,9 @@ struct panthor_stats {
 	bool nomem;
 };
 
+/* A decimal or 0x hex u64, nothing around it; -1 if not, or out of range. */
+int panthor__parse_u64(const char *s, uint64_t *v);
+
 int panthor_stats__init(struct panthor_stats *st, const struct hwt_panthor_info *info);
 void panthor_stats__block(struct panthor_stats *st, const struct hwt_panthor_block *b,
 			  const uint64_t *values, uint64_t cycles, uint64_t interval);

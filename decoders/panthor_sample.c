@@ -10,20 +10,7 @@
 #include <string.h>
 
 #include "hwtrace/panthor.h"
-
-static uint64_t le64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 7; i >= 0; i--)
-		v = v << 8 | p[i];
-	return v;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
-}
+#include "le.h"
 
 /* Must-be-zero bytes as one number (at most 4 of them in any layout). */
 static uint32_t pad_bytes(const uint8_t *p, uint32_t len)
@@ -38,14 +25,14 @@ static uint32_t pad_bytes(const uint8_t *p, uint32_t len)
 static void read_header(const struct hwt_panthor_layout *l, const uint8_t *p,
 			struct hwt_panthor_sample *s)
 {
-	s->timestamp_start_ns = le64(p + l->sh_ts_start);
-	s->timestamp_end_ns = le64(p + l->sh_ts_end);
+	s->timestamp_start_ns = hwt_le64(p + l->sh_ts_start);
+	s->timestamp_end_ns = hwt_le64(p + l->sh_ts_end);
 	s->block_set = p[l->sh_block_set];
 	s->pad = pad_bytes(p + l->sh_pad, l->sh_pad_len);
-	s->flags = le32(p + l->sh_flags);
-	s->user_data = le64(p + l->sh_user_data);
+	s->flags = hwt_le32(p + l->sh_flags);
+	s->user_data = hwt_le64(p + l->sh_user_data);
 	for (int c = 0; c < HWT_PANTHOR_NCLOCKS; c++)
-		s->cycles[c] = le64(p + l->sh_cycles[c]);
+		s->cycles[c] = hwt_le64(p + l->sh_cycles[c]);
 }
 
 static void check_header(const struct hwt_panthor_sample *s, struct hwt_diag *diag)
@@ -75,8 +62,8 @@ static void read_block(const struct hwt_panthor_info *info, const uint8_t *p,
 	b->states = p[l->bh_states];
 	b->clock = p[l->bh_clock];
 	b->pad = pad_bytes(p + l->bh_pad, l->bh_pad_len);
-	b->enable_mask[0] = le64(p + l->bh_enable_mask);
-	b->enable_mask[1] = le64(p + l->bh_enable_mask + 8);
+	b->enable_mask[0] = hwt_le64(p + l->bh_enable_mask);
+	b->enable_mask[1] = hwt_le64(p + l->bh_enable_mask + 8);
 	b->counters = p + info->block_header_size;
 }
 

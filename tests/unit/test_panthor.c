@@ -654,6 +654,53 @@ static void test_ring_impossible(void)
 	free(buf);
 }
 
+/*
+ * --slots larger than the dump: the missing slots are one error, not one per
+ * slot (a loop as long as the slot count), and every byte is still counted.
+ */
+static void test_ring_slots_beyond_dump(void)
+{
+	static const uint32_t counts[6] = { 0, 0, 1, 0, 0, 0 };
+	size_t ss = 56 + 24 + 64 * 8;
+	uint8_t *buf = calloc(4, ss);
+	struct run r;
+
+	for (int slot = 0; slot < 4; slot++) {
+		put_sample_hdr(buf + slot * ss, 0, 1000 + slot, 0, 0, 800 + slot, 0, 0, 0);
+		put_block(buf + slot * ss + 56, 24, 64, slot, V6_CSHW, 0, 0, 0, ~0ull, 0);
+	}
+	/* 2^20 slots, all but one outstanding: slots 0-3 are in the dump */
+	run_init(&r, 6, G610, 64, counts);
+	r.priv[HWT_PANTHOR_PRIV_SLOTS] = 1u << 20;
+	r.priv[HWT_PANTHOR_PRIV_EXTRACT] = 0;
+	r.priv[HWT_PANTHOR_PRIV_INSERT] = (1u << 20) - 1;
+	run_decode(&r, HWT_PANTHOR_RAW_RING, buf, 4 * ss);
+	CHECK_EQ(r.cap->nb, 4);
+	CHECK_EQ(r.cap->b[3].r.user_data, 803);
+	CHECK_EQ(r.cap->errors, 1);
+	CHECK(strstr(r.cap->last_err, "slots 4..1048574") != NULL);
+	CHECK_EQ(r.cap->last_err_off, 4 * ss);
+	CHECK_EQ(r.cap->sum.bad_samples, (1u << 20) - 1 - 4);
+	CHECK_EQ(r.diag.bytes.decoded, 4 * ss);
+	CHECK_EQ(r.diag.bytes.skipped, 0);
+	run_free(&r);
+
+	/* 8 slots, samples in slots 2-5: 2 and 3 decode, 4 and 5 are missing */
+	run_init(&r, 6, G610, 64, counts);
+	r.priv[HWT_PANTHOR_PRIV_SLOTS] = 8;
+	r.priv[HWT_PANTHOR_PRIV_EXTRACT] = 2;
+	r.priv[HWT_PANTHOR_PRIV_INSERT] = 6;
+	run_decode(&r, HWT_PANTHOR_RAW_RING, buf, 4 * ss);
+	CHECK_EQ(r.cap->nb, 2);
+	CHECK_EQ(r.cap->b[0].r.user_data, 802);
+	CHECK_EQ(r.cap->b[1].r.user_data, 803);
+	CHECK_EQ(r.cap->errors, 1);
+	CHECK_EQ(r.diag.bytes.decoded, 2 * ss);
+	CHECK_EQ(r.diag.bytes.skipped, 2 * ss);		/* stale slots 0 and 1 */
+	free(buf);
+	run_free(&r);
+}
+
 /* Rates over the gap between timestamp_end_ns; per-cycle figures; aggregates. */
 static void test_rates(void)
 {
@@ -768,6 +815,17 @@ static void test_info(void)
 	CHECK_EQ(hwt_panthor_info__parse_json("{\"flags\": -1}", priv, &d), -1);
 	CHECK_EQ(hwt_panthor_info__parse_json("{\"colour\": 1}", priv, &d), 0);
 	CHECK_EQ(c->warnings, 1);
+	/* numbers that do not fit are refused, not cut short or saturated */
+	priv[HWT_PANTHOR_PRIV_SHADER_PRESENT] = 7;
+	CHECK_EQ(hwt_panthor_info__parse_json(
+		 "{\"shader_present\": \"0x00000000000000000000000000000000000005\"}", priv, &d),
+		 -1);
+	CHECK_EQ(hwt_panthor_info__parse_json("{\"shader_present\": 18446744073709551616}", priv,
+					      &d), -1);
+	CHECK_EQ(priv[HWT_PANTHOR_PRIV_SHADER_PRESENT], 7);
+	CHECK_EQ(hwt_panthor_info__parse_json("{\"shader_present\": 18446744073709551615}", priv,
+					      &d), 0);
+	CHECK_EQ(priv[HWT_PANTHOR_PRIV_SHADER_PRESENT], UINT64_MAX);
 	priv[HWT_PANTHOR_PRIV_CPB] = 100000;
 	CHECK_EQ(hwt_panthor_info__from_priv(&info, priv, HWT_PANTHOR_NPRIV, &d), -1);
 	priv[HWT_PANTHOR_PRIV_CPB] = 64;
@@ -830,6 +888,7 @@ int main(void)
 	RUN(test_larger_headers);
 	RUN(test_ring_wrap);
 	RUN(test_ring_impossible);
+	RUN(test_ring_slots_beyond_dump);
 	RUN(test_rates);
 	RUN(test_info);
 	RUN(test_names);
