@@ -47,22 +47,26 @@ bool hwt_igt__device_info(const uint8_t *body, size_t n, struct hwt_igt_device_i
 static uint64_t lerp(const struct hwt_igt_correlation *a, const struct hwt_igt_correlation *b,
 		     uint64_t ga, uint64_t ts, uint32_t shift)
 {
-	/* correlation GPU times are CS timestamps; Gfx12.5 OA times are >> shift */
-	__int128 dg = (__int128)(b->gpu_ts - a->gpu_ts) >> shift;
+	/*
+	 * Correlation GPU times are CS timestamps; Gfx12.5 OA times are >> shift.
+	 * Differences are signed: corrupt points may go backwards.
+	 */
+	__int128 dg = ((__int128)b->gpu_ts - a->gpu_ts) >> shift;
 	__int128 dc = (__int128)b->cpu_ts - a->cpu_ts;
 	__int128 x = (__int128)ts - ga;
-
-	__int128 prod;
+	__int128 prod, r;
 
 	if (!dg)
 		return a->cpu_ts;
 	/* absurd points (corrupt files) would overflow: go approximate */
 	if (__builtin_mul_overflow(x, dc, &prod)) {
-		long double r = (long double)a->cpu_ts + (long double)x * dc / dg;
+		long double f = (long double)a->cpu_ts + (long double)x * dc / dg;
 
-		return r <= 0 ? 0 : r >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)r;
+		return f <= 0 ? 0 : f >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)f;
 	}
-	return (uint64_t)((__int128)a->cpu_ts + prod / dg);
+	/* extrapolation may leave 0..2^64-1 ns: clamp, as above, rather than wrap */
+	r = (__int128)a->cpu_ts + prod / dg;
+	return r < 0 ? 0 : r > (__int128)UINT64_MAX ? UINT64_MAX : (uint64_t)r;
 }
 
 bool hwt_igt__gpu_to_cpu(const struct hwt_igt_correlation *pts, uint32_t n, uint64_t ts,

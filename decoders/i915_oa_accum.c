@@ -63,9 +63,13 @@ uint32_t hwt_i915_oa__ctx_key(uint32_t gen, const struct hwt_i915_oa_values *v)
 
 uint64_t hwt_i915_oa__ticks_to_ns(uint64_t ticks, uint64_t freq)
 {
+	unsigned __int128 ns;
+
 	if (!freq)
 		return 0;
-	return (uint64_t)((unsigned __int128)ticks * 1000000000u / freq);
+	/* a tiny frequency from a corrupt file must not wrap the result */
+	ns = (unsigned __int128)ticks * 1000000000u / freq;
+	return ns > UINT64_MAX ? UINT64_MAX : (uint64_t)ns;
 }
 
 static int32_t ctx_index(struct hwt_i915_oa_accum *acc, uint32_t ctx)

@@ -127,30 +127,6 @@ struct oa_state {
 	struct hwt_diag *diag;
 };
 
-/* "12" -> 1200, "12.5" -> 1250, "12.55" -> 1255, "1255" -> 1255; 0 if bad */
-static uint32_t parse_gen(const char *s)
-{
-	char *end;
-	unsigned long major = strtoul(s, &end, 10), minor = 0;
-
-	if (end == s)
-		return 0;
-	if (*end == '.') {
-		const char *m = end + 1;
-
-		minor = strtoul(m, &end, 10);
-		if (end - m == 1)
-			minor *= 10;
-		else if (end - m != 2)
-			return 0;
-	}
-	if (*end)
-		return 0;
-	if (major >= 100 && !minor)
-		return major <= 9999 ? (uint32_t)major : 0;
-	return major && major < 100 ? (uint32_t)(major * 100 + minor) : 0;
-}
-
 static void set_format(struct oa_state *s, uint32_t id)
 {
 	if (!s->gen)
@@ -197,7 +173,7 @@ static int ctx_from_opts(const struct hwt_aux_ctx *ctx, uint64_t *priv, uint32_t
 		}
 	}
 	if (gen) {
-		priv[3] = parse_gen(gen);
+		priv[3] = hwt_i915_oa__parse_gen(gen);
 		if (!priv[3]) {
 			hwt_diag__error(diag, 0, "i915-oa options",
 					"bad graphics version '%s' (e.g. 9, 12, 12.5)", gen);
@@ -485,8 +461,8 @@ static void oa_finish(void *state, const struct hwt_emit *emit)
 		};
 
 		c.GpuTime = hwt_i915_oa__ticks_to_ns(t->dts, s->ts_freq);
-		c.AvgGpuCoreFrequency = c.GpuTime ?
-			(uint64_t)((unsigned __int128)t->dticks * 1000000000u / c.GpuTime) : 0;
+		/* clocks per second: the same scaling as ticks to ns */
+		c.AvgGpuCoreFrequency = hwt_i915_oa__ticks_to_ns(t->dticks, c.GpuTime);
 		c.has_cpu = t->reports &&
 			    hwt_igt__gpu_to_cpu(s->corr, s->ncorr, t->first_ts, mask, shift,
 						&c.cpu_start) &&

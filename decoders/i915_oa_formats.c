@@ -145,6 +145,29 @@ uint32_t hwt_i915_oa__gen_for_devid(uint32_t devid)
 	return 0;
 }
 
+uint32_t hwt_i915_oa__parse_gen(const char *s)
+{
+	char *end;
+	unsigned long major = strtoul(s, &end, 10), minor = 0;
+
+	if (end == s)
+		return 0;
+	if (*end == '.') {
+		const char *m = end + 1;
+
+		minor = strtoul(m, &end, 10);
+		if (end - m == 1)
+			minor *= 10;
+		else if (end - m != 2)
+			return 0;
+	}
+	if (*end)
+		return 0;
+	if (major >= 100 && !minor)
+		return major <= 9999 ? (uint32_t)major : 0;
+	return major && major < 100 ? (uint32_t)(major * 100 + minor) : 0;
+}
+
 uint32_t hwt_i915_oa__default_gen(uint32_t fmt)
 {
 	if (fmt >= 1 && fmt <= 6)

@@ -12,31 +12,16 @@
 #endif
 
 #include "hwtrace/i915_oa.h"
+#include "le.h"
 
 const char *const hwt_i915_oa_reason_names[7] = {
 	"timer", "trigger1", "trigger2", "context-switch", "go-transition",
 	"clock-ratio-change", "mmio-trigger",
 };
 
-static inline uint32_t rd32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static inline uint64_t rd64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
 /*
  * Copy one run of counters to @dst, widened to u64 (report bytes are
- * little-endian, as is every host rd32() serves).  SSE2 does four at a time:
+ * little-endian, as is every host the SSE2 path runs on).  SSE2 does four at a time:
  * interleaving the low dwords with zeros, or with the zero-extended high
  * bytes of 40-bit counters, gives the u64 values directly.
  */
@@ -57,14 +42,14 @@ static inline void read_seg(const struct hwt_i915_oa_seg *seg, const uint8_t *p,
 #ifdef __SSE2__
 		for (; i + 4 <= n; i += 4) {
 			lo = _mm_loadu_si128((const __m128i *)(q + 4 * i));
-			h = _mm_cvtsi32_si128((int)rd32(hi + i));
+			h = _mm_cvtsi32_si128((int)hwt_le32(hi + i));
 			h = _mm_unpacklo_epi16(_mm_unpacklo_epi8(h, zero), zero);
 			_mm_storeu_si128((__m128i *)(dst + i), _mm_unpacklo_epi32(lo, h));
 			_mm_storeu_si128((__m128i *)(dst + i + 2), _mm_unpackhi_epi32(lo, h));
 		}
 #endif
 		for (; i < n; i++)
-			dst[i] = rd32(q + 4 * i) | (uint64_t)hi[i] << 32;
+			dst[i] = hwt_le32(q + 4 * i) | (uint64_t)hi[i] << 32;
 		break;
 	default:
 #ifdef __SSE2__
@@ -75,7 +60,7 @@ static inline void read_seg(const struct hwt_i915_oa_seg *seg, const uint8_t *p,
 		}
 #endif
 		for (; i < n; i++)
-			dst[i] = rd32(q + 4 * i);
+			dst[i] = hwt_le32(q + 4 * i);
 		break;
 	}
 }
@@ -115,15 +100,15 @@ void hwt_i915_oa__decode_header(const struct hwt_i915_oa_format *fmt, uint32_t g
 				const uint8_t *p, struct hwt_i915_oa_values *v)
 {
 	v->na = v->nb = v->nc = 0;
-	v->rpt_id = rd32(p);
+	v->rpt_id = hwt_le32(p);
 	if (fmt->hdr64) {
-		v->raw_ts = rd64(p + 8);
-		v->ctx = rd32(p + 16);
-		v->ticks = rd64(p + 24);
+		v->raw_ts = hwt_le64(p + 8);
+		v->ctx = hwt_le32(p + 16);
+		v->ticks = hwt_le64(p + 24);
 	} else {
-		v->raw_ts = rd32(p + 4);
-		v->ctx = rd32(p + 8);
-		v->ticks = gen >= 800 ? rd32(p + 12) : 0;
+		v->raw_ts = hwt_le32(p + 4);
+		v->ctx = hwt_le32(p + 8);
+		v->ticks = gen >= 800 ? hwt_le32(p + 12) : 0;
 	}
 	/* Gfx12.5 OA timestamps are shifted right by one (IGT, Mesa) */
 	v->ts = !fmt->hdr64 && gen >= 1250 && gen < 1300 ? v->raw_ts >> 1 : v->raw_ts;
@@ -138,8 +123,8 @@ void hwt_i915_oa__decode_header(const struct hwt_i915_oa_format *fmt, uint32_t g
 	}
 
 	/* the header is 16 or 32 bytes: OR its u64 words */
-	v->zero_hdr = !(rd64(p) | rd64(p + 8) |
-			(fmt->hdr64 ? rd64(p + 16) | rd64(p + 24) : 0));
+	v->zero_hdr = !(hwt_le64(p) | hwt_le64(p + 8) |
+			(fmt->hdr64 ? hwt_le64(p + 16) | hwt_le64(p + 24) : 0));
 }
 
 void hwt_i915_oa__decode_report(const struct hwt_i915_oa_format *fmt, uint32_t gen,

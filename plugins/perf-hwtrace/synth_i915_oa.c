@@ -97,6 +97,7 @@ static int write_chunk(struct hwt_writer *w, const uint8_t *buf, size_t n, uint6
 static int i915_write(struct hwt_writer *w, const struct synth_opts *o)
 {
 	const char *fname = synth_opt(o, "oa-format", "A32u40_A4u32_B8_C8");
+	const char *gen = synth_opt(o, "gen", NULL);
 	uint32_t id = hwt_i915_oa_format__by_name(fname);
 	struct model m = { .rng = o->seed * 2654435761u + 1 };
 	uint64_t id0 = 1;
@@ -116,8 +117,11 @@ static int i915_write(struct hwt_writer *w, const struct synth_opts *o)
 		fprintf(stderr, "synth i915-oa: unknown --oa-format '%s'\n", fname);
 		return -1;
 	}
-	m.gen = (uint32_t)strtoul(synth_opt(o, "gen", "0"), NULL, 10);
-	m.gen = m.gen && m.gen < 100 ? m.gen * 100 : m.gen ? m.gen : hwt_i915_oa__default_gen(id);
+	m.gen = gen ? hwt_i915_oa__parse_gen(gen) : hwt_i915_oa__default_gen(id);
+	if (!m.gen) {
+		fprintf(stderr, "synth i915-oa: bad --gen '%s' (e.g. 9, 12, 12.5)\n", gen);
+		return -1;
+	}
 	m.fmt = hwt_i915_oa_format__find(id, m.gen);
 	rs = m.fmt->size;
 	for (uint32_t s = 0; s < m.fmt->nsegs; s++) {
@@ -186,8 +190,6 @@ static int i915_write(struct hwt_writer *w, const struct synth_opts *o)
 		}
 		if (r) {
 			m.ts = (m.ts + dts) & 0xffffffffull;
-			if (m.gen >= 1250 && m.gen < 1300 && !m.fmt->hdr64)
-				m.ts &= 0x7fffffff;
 			m.ticks = (m.ticks + dticks) & 0xffffffffull;
 			for (uint32_t i = 0; i < nbits[0]; i++)
 				m.a[i] = (m.a[i] + rnd(&m, 1 << 22)) & mask_of(bits[0][i]);
@@ -196,6 +198,9 @@ static int i915_write(struct hwt_writer *w, const struct synth_opts *o)
 			for (uint32_t i = 0; i < nbits[2]; i++)
 				m.c[i] = (m.c[i] + rnd(&m, 1 << 18)) & mask_of(bits[2][i]);
 		}
+		/* Gfx12.5 stores ts << 1 in 32 bits: the model keeps 31 (report 0 too) */
+		if (m.gen >= 1250 && m.gen < 1300 && !m.fmt->hdr64)
+			m.ts &= 0x7fffffff;
 		memcpy(buf + len, &(uint32_t){ 1 }, 4);
 		memcpy(buf + len + 4, &(uint32_t){ (8 + rs) << 16 }, 4);
 		place(&m, buf + len + 8, reason, ctx);

@@ -191,3 +191,21 @@ PY
 	[[ "$output" == *"OA report ts"* ]]
 	[[ "$output" == *"OA buffer_lost"* ]]
 }
+
+@test "i915-oa: synth --gen 12.5 is Gfx12.5 (timestamps shifted), a bad --gen is refused" {
+	"$HWTRACE" synth --type i915-oa --oa-format A24u40_A14u32_B8_C8 --gen 12.5 --size 8K \
+		--manifest "$T/man.txt" -o "$T/oa.data"
+	run "$HWTRACE" report -i "$T/oa.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" 1250 "* ]]
+	run "$HWTRACE" script -i "$T/oa.data" --json
+	[ "$status" -eq 0 ]
+	# the generator's ts is in OA units after the Gfx12.5 shift: the decoder must agree
+	want=$(grep '^report' "$T/man.txt" | sed 's/.* ts=\([0-9]*\) .*/\1/' | tr '\n' ' ')
+	got=$(echo "$output" | grep '"type":"i915_oa_report"' | sed 's/.*"ts":\([0-9]*\),.*/\1/' | tr '\n' ' ')
+	[ -n "$want" ]
+	[ "$got" = "$want" ]
+	run "$HWTRACE" synth --type i915-oa --gen 12.x -o "$T/bad.data"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"bad --gen '12.x'"* ]]
+}

@@ -35,6 +35,15 @@ static void test_table(void)
 {
 	static const uint16_t sizes[15] = { 0, 64, 128, 128, 64, 256, 128, 64, 64, 128, 256, 256,
 					    256, 192, 128 };
+	/* enum drm_i915_oa_format as i915_drm.h spells it (reference/i915-oa.md) */
+	static const char *const enum_names[15] = {
+		NULL, "I915_OA_FORMAT_A13", "I915_OA_FORMAT_A29", "I915_OA_FORMAT_A13_B8_C8",
+		"I915_OA_FORMAT_B4_C8", "I915_OA_FORMAT_A45_B8_C8", "I915_OA_FORMAT_B4_C8_A16",
+		"I915_OA_FORMAT_C4_B8", "I915_OA_FORMAT_A12", "I915_OA_FORMAT_A12_B8_C8",
+		"I915_OA_FORMAT_A32u40_A4u32_B8_C8", "I915_OAR_FORMAT_A32u40_A4u32_B8_C8",
+		"I915_OA_FORMAT_A24u40_A14u32_B8_C8", "I915_OAM_FORMAT_MPEC8u64_B8_C8",
+		"I915_OAM_FORMAT_MPEC8u32_B8_C8",
+	};
 
 	for (uint32_t id = 1; id <= 14; id++) {
 		const struct hwt_i915_oa_format *f = hwt_i915_oa_format__find(id, 1200);
@@ -42,8 +51,7 @@ static void test_table(void)
 		CHECK(f != NULL);
 		if (f)
 			CHECK_EQ(f->size, sizes[id]);
-		if (f)
-			CHECK_EQ(hwt_i915_oa_format__by_name(f->name), id);
+		CHECK_EQ(hwt_i915_oa_format__by_name(enum_names[id]), id);
 	}
 	CHECK_EQ(hwt_i915_oa_format__by_name("A32u40_A4u32_B8_C8"), 10);
 	CHECK_EQ(hwt_i915_oa_format__by_name("I915_OA_FORMAT_A13"), 1);
@@ -55,6 +63,15 @@ static void test_table(void)
 	CHECK_EQ(hwt_i915_oa__gen_for_devid(0x56a0), 1255);
 	CHECK_EQ(hwt_i915_oa__gen_for_devid(0x1912), 900);
 	CHECK_EQ(hwt_i915_oa__gen_for_devid(0x0412), 750);
+	/* --gen as decode and synth take it */
+	CHECK_EQ(hwt_i915_oa__parse_gen("12.5"), 1250);
+	CHECK_EQ(hwt_i915_oa__parse_gen("12.55"), 1255);
+	CHECK_EQ(hwt_i915_oa__parse_gen("12"), 1200);
+	CHECK_EQ(hwt_i915_oa__parse_gen("9"), 900);
+	CHECK_EQ(hwt_i915_oa__parse_gen("1270"), 1270);
+	CHECK_EQ(hwt_i915_oa__parse_gen("12.555"), 0);
+	CHECK_EQ(hwt_i915_oa__parse_gen("twelve"), 0);
+	CHECK_EQ(hwt_i915_oa__parse_gen(""), 0);
 }
 
 static void test_a32u40(void)
@@ -399,7 +416,7 @@ static void test_accumulate(void)
 static void test_malformed(void)
 {
 	uint8_t *b = calloc(1, 8192);
-	size_t n = 0, good;
+	size_t n = 0;
 	struct got g;
 	struct hwt_diag d = { 0 };
 
@@ -416,7 +433,6 @@ static void test_malformed(void)
 	n += hdr(b + n, 77, 16);				/* unknown type: skipped */
 	n += 8;
 	n += sample(b + n, 300, 1, 3000, 3);
-	good = n;
 	n += hdr(b + n, 1, 8 + 256);				/* past the end */
 	n += 40;
 
@@ -424,11 +440,11 @@ static void test_malformed(void)
 	CHECK_EQ(g.reports, 3);
 	CHECK_EQ(g.ts[2], 300);
 	CHECK_EQ(g.lost[0], 1);
-	CHECK(d.errors >= 4);
+	/* size 0, the 13-byte REPORT_LOST, the short SAMPLE, the cut last record */
+	CHECK_EQ(d.errors, 4);
 	CHECK_EQ(d.bytes.decoded + d.bytes.skipped, n);
 	CHECK(g.has[1]);
 	CHECK_EQ(g.dticks[1], 1000);
-	(void)good;
 
 	/* SAMPLE before any format, a truncated header, an empty input */
 	memset(&d, 0, sizeof(d));
@@ -480,6 +496,30 @@ static void test_chunked(void)
 	free(b);
 }
 
+/* Corrupt inputs must not wrap: huge GpuTime saturates, extrapolation clamps at 0. */
+static void test_overflow(void)
+{
+	struct hwt_igt_correlation steep[2] = {
+		{ 1000000000, 0x110000000ull }, { 1000001000, 0x110000001ull },
+	};
+	struct hwt_igt_correlation back[2] = { { 1000, 0x200 }, { 2000, 0x100 } };
+	uint64_t cpu = 1;
+
+	CHECK_EQ(hwt_i915_oa__ticks_to_ns(19200000, 19200000), 1000000000);
+	CHECK_EQ(hwt_i915_oa__ticks_to_ns(1ull << 40, 1), UINT64_MAX);
+	CHECK_EQ(hwt_i915_oa__ticks_to_ns(UINT64_MAX, 1000000000), UINT64_MAX);
+	/* 1000 ns per tick, 0x10000000 ticks before the first point: 1e9 - 2.7e11 < 0 */
+	CHECK(hwt_igt__gpu_to_cpu(steep, 2, 0, 0xffffffff, 0, &cpu));
+	CHECK_EQ(cpu, 0);
+	/* points going backwards: 1000 + (0x300 - 0x200) * 1000 / (0x100 - 0x200) = 0 */
+	cpu = 1;
+	CHECK(hwt_igt__gpu_to_cpu(back, 2, 0x300, 0xffffffff, 0, &cpu));
+	CHECK_EQ(cpu, 0);
+	/* halfway along that line: 1000 + (0x180 - 0x200) * 1000 / -0x100 = 1500 */
+	CHECK(hwt_igt__gpu_to_cpu(back, 2, 0x180, 0xffffffff, 0, &cpu));
+	CHECK_EQ(cpu, 1500);
+}
+
 static void test_correlation(void)
 {
 	struct hwt_igt_correlation p[3] = {
@@ -508,5 +548,6 @@ int main(void)
 	RUN(test_malformed);
 	RUN(test_chunked);
 	RUN(test_correlation);
+	RUN(test_overflow);
 	return check_done("i915_oa");
 }

@@ -102,6 +102,12 @@ uint32_t hwt_i915_oa_format__by_name(const char *name);
 uint32_t hwt_i915_oa__gen_for_devid(uint32_t devid);
 
 /**
+ * hwt_i915_oa__parse_gen - graphics version x100 from text: "12" -> 1200,
+ * "12.5" -> 1250, "12.55" -> 1255, "1255" -> 1255; 0 if it is not one
+ */
+uint32_t hwt_i915_oa__parse_gen(const char *s);
+
+/**
  * hwt_i915_oa__default_gen - graphics version x100 to assume for a format
  */
 uint32_t hwt_i915_oa__default_gen(uint32_t fmt);
@@ -281,7 +287,7 @@ void hwt_i915_oa_accum__lost(struct hwt_i915_oa_accum *acc, bool buffer);
 /* Context key as IGT's reader groups reports: ctx id, or invalid when not valid (< Gfx12). */
 uint32_t hwt_i915_oa__ctx_key(uint32_t gen, const struct hwt_i915_oa_values *v);
 
-/* ns = ticks * 1e9 / freq without overflow (0 when freq is 0). */
+/* ns = ticks * 1e9 / freq without overflow (0 when freq is 0; saturates at UINT64_MAX). */
 uint64_t hwt_i915_oa__ticks_to_ns(uint64_t ticks, uint64_t freq);
 
 /* ---- IGT recorder files (i915_igt.c) ------------------------------------------ */
