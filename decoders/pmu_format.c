@@ -346,12 +346,43 @@ static void apply_term(const struct hwt_pmu_term *t, uint64_t val, struct perf_e
 		}
 }
 
-/* Parse a u64 value (decimal, 0x hex, 0 octal); -1 on junk or overflow. */
+/**
+ * hwt_pmu__term_value - the value format term @name has in @attr
+ * @pmu:	the PMU
+ * @attr:	an encoded attr
+ * @name:	the term
+ * @v:		its bits gathered from its ranges, lowest first (apply_term() undone)
+ *
+ * Returns 0, or -1 if the PMU has no such term.
+ */
+int hwt_pmu__term_value(const struct hwt_pmu *pmu, const struct perf_event_attr *attr,
+			const char *name, uint64_t *v)
+{
+	const struct hwt_pmu_term *t = find_term(pmu, name, strlen(name));
+	uint64_t cfg, val = 0;
+	int bit = 0;
+
+	if (!t)
+		return -1;
+	cfg = t->field == 0 ? attr->config : t->field == 1 ? attr->config1 : attr->config2;
+	for (int r = 0; r < t->nranges; r++)
+		for (int b = t->lo[r]; b <= t->hi[r]; b++, bit++)
+			val |= ((cfg >> b) & 1) << bit;
+	*v = val;
+	return 0;
+}
+
+/* Parse a u64 value (decimal, 0x hex, 0 octal); -1 on junk, a sign or overflow. */
 static int parse_u64(const char *s, size_t n, uint64_t *v)
 {
 	char buf[32], *end;
 
-	if (!n || n >= sizeof(buf) || s[0] == '-' || s[0] == '+')
+	/* strtoull() would take " -1" as 2^64 - 1: only digits after the blanks */
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	if (!n || n >= sizeof(buf) || *s < '0' || *s > '9')
 		return -1;
 	memcpy(buf, s, n);
 	buf[n] = 0;

@@ -42,6 +42,33 @@ static int read_small(int dirfd, const char *name, char *buf, size_t size)
 	return (int)len;
 }
 
+/**
+ * hwt_cpulist__online - the online CPUs
+ * @sysfs:	sysfs root: <sysfs>/devices/system/cpu/online, else /sys's
+ * @cpus:	filled with CPU numbers
+ * @max:	room in @cpus
+ *
+ * Falls back to 0 .. _SC_NPROCESSORS_ONLN - 1 when no list can be read.
+ * Returns the count written.
+ */
+int hwt_cpulist__online(const char *sysfs, int *cpus, int max)
+{
+	char path[4096], buf[4096];
+	int n = -1;
+
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", sysfs);
+	if (read_small(AT_FDCWD, path, buf, sizeof(buf)) > 0 ||
+	    read_small(AT_FDCWD, "/sys/devices/system/cpu/online", buf, sizeof(buf)) > 0)
+		n = hwt_cpulist__parse(buf, cpus, max);
+	if (n <= 0) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+		for (n = 0; n < c && n < max; n++)
+			cpus[n] = n;
+	}
+	return n;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

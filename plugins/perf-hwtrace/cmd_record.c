@@ -64,7 +64,8 @@ static int usage(FILE *f)
 static int parse_pages(const char *s, size_t len, unsigned int *pages)
 {
 	long pg = sysconf(_SC_PAGESIZE);
-	unsigned long long v, bytes = 0;
+	unsigned long long v, bytes;
+	unsigned int shift;
 	char buf[32], *end;
 
 	if (!len || len >= sizeof(buf))
@@ -82,21 +83,23 @@ static int parse_pages(const char *s, size_t len, unsigned int *pages)
 		*pages = (unsigned int)v;
 		return 0;
 	case 'k': case 'K':
-		bytes = v << 10;
+		shift = 10;
 		break;
 	case 'm': case 'M':
-		bytes = v << 20;
+		shift = 20;
 		break;
 	case 'g': case 'G':
-		bytes = v << 30;
+		shift = 30;
 		break;
 	default:
 		return -1;
 	}
 	if (end[1] && strcmp(end + 1, "B") && strcmp(end + 1, "b"))
 		return -1;
-	if (!v || v > (1ull << 34))
+	/* at most 2^24 pages of at most 64 KiB: checked before the shift can wrap */
+	if (!v || v > (1ull << 40) >> shift)
 		return -1;
+	bytes = v << shift;
 	v = 1;
 	while (v * pg < bytes)
 		v <<= 1;
@@ -180,26 +183,6 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 	return 0;
 }
 
-static int online_cpus(int *cpus, int max)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-	char buf[4096];
-	int n = -1;
-
-	if (f) {
-		if (fgets(buf, sizeof(buf), f))
-			n = hwt_cpulist__parse(buf, cpus, max);
-		fclose(f);
-	}
-	if (n <= 0) {
-		long k = sysconf(_SC_NPROCESSORS_ONLN);
-
-		for (n = 0; n < k && n < max; n++)
-			cpus[n] = n;
-	}
-	return n;
-}
-
 /*
  * Fork @cmd stopped on a pipe so events can be opened on its pid before it
  * runs; writing to *go lets it exec.
@@ -260,7 +243,7 @@ static int event_cpus(const struct rec_opts *o, const struct rec_event *ev, int 
 		return n;
 	if (!o->all_cpus && o->cmd && ev->aux == REC_AUX_NONE)
 		*per_task = true;
-	return online_cpus(cpus, REC_MAX_CPUS);
+	return hwt_cpulist__online(o->sysfs, cpus, REC_MAX_CPUS);
 }
 
 static void print_summary(const struct rec_opts *o, const struct rec_stats *st, int nrings)
@@ -287,8 +270,11 @@ static void print_summary(const struct rec_opts *o, const struct rec_stats *st, 
 			"draining); a larger -m ,AUX_PAGES loses less\n",
 			(unsigned long long)st->reenabled);
 	if (st->bad_records)
-		fprintf(stderr, "%llu ring reads had a corrupt record size; the rest of that "
-			"ring read was dropped\n", (unsigned long long)st->bad_records);
+		fprintf(stderr, "%llu ring reads had a corrupt data_head or record size; the "
+			"rest of that ring read was dropped\n", (unsigned long long)st->bad_records);
+	if (st->aux_bad_records)
+		fprintf(stderr, "%llu PERF_RECORD_AUX named bytes outside the AUX area's window; "
+			"they were not copied\n", (unsigned long long)st->aux_bad_records);
 }
 
 struct rec_session {

@@ -55,30 +55,6 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int online_cpus(const char *sysfs, int *cpus, int max)
-{
-	char path[4096], buf[4096];
-	FILE *f;
-	int n = -1;
-
-	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", sysfs);
-	f = fopen(path, "r");
-	if (!f)
-		f = fopen("/sys/devices/system/cpu/online", "r");
-	if (f) {
-		if (fgets(buf, sizeof(buf), f))
-			n = hwt_cpulist__parse(buf, cpus, max);
-		fclose(f);
-	}
-	if (n <= 0) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-
-		for (n = 0; n < c && n < max; n++)
-			cpus[n] = n;
-	}
-	return n;
-}
-
 /* Sum of the event's counters, each scaled by enabled/running. */
 static double read_event(struct stat_event *ev)
 {
@@ -108,7 +84,8 @@ static int open_event(struct stat_event *ev, const char *sysfs, bool system_wide
 	ev->attr.disabled = 1;
 	if (system_wide) {
 		ncpu = ev->pmu && *hwt_pmu__cpumask(ev->pmu) ?
-		       hwt_pmu__cpus(ev->pmu, cpus, MAX_CPUS) : online_cpus(sysfs, cpus, MAX_CPUS);
+		       hwt_pmu__cpus(ev->pmu, cpus, MAX_CPUS) :
+		       hwt_cpulist__online(sysfs, cpus, MAX_CPUS);
 	} else {
 		ev->attr.inherit = 1;
 		ev->attr.enable_on_exec = 1;

@@ -31,45 +31,11 @@ enum rec_aux_kind rec_aux__kind(const char *pmu_name)
 	return REC_AUX_NONE;
 }
 
-/* Value of a format term "configN:lo-hi" (one contiguous range) in @attr. */
-static int term_value(const struct hwt_pmu *pmu, const struct perf_event_attr *attr,
-		      const char *key, uint64_t *v)
-{
-	for (int i = 0; i < hwt_pmu__nterms(pmu); i++) {
-		const char *spec, *name = hwt_pmu__term(pmu, i, &spec);
-		unsigned int lo, hi;
-		char field[16];
-		uint64_t cfg;
-		int n;
-
-		if (strcmp(name, key))
-			continue;
-		n = sscanf(spec, "%15[a-z0-9]:%u-%u", field, &lo, &hi);
-		if (n == 2)
-			hi = lo;
-		else if (n != 3)
-			return -1;
-		if (!strcmp(field, "config"))
-			cfg = attr->config;
-		else if (!strcmp(field, "config1"))
-			cfg = attr->config1;
-		else if (!strcmp(field, "config2"))
-			cfg = attr->config2;
-		else
-			return -1;
-		if (hi > 63 || lo > hi)
-			return -1;
-		cfg >>= lo;
-		*v = hi - lo == 63 ? cfg : cfg & ((1ull << (hi - lo + 1)) - 1);
-		return 0;
-	}
-	return -1;
-}
-
-/* <sysfs>/bus/event_source/devices/<pmu>/caps/<key> as a number */
+/* <sysfs>/bus/event_source/devices/<pmu>/caps/<key> as a number; *v is kept on junk */
 static int caps_value(const char *sysfs, const char *pmu, const char *key, uint64_t *v)
 {
 	char path[4096], buf[64], *end;
+	unsigned long long x;
 	ssize_t n;
 	int fd;
 
@@ -82,16 +48,19 @@ static int caps_value(const char *sysfs, const char *pmu, const char *key, uint6
 	if (n <= 0)
 		return -1;
 	buf[n] = 0;
+	if (buf[0] < '0' || buf[0] > '9')
+		return -1;	/* strtoull() would take "-1" as 2^64 - 1 */
 	errno = 0;
-	*v = strtoull(buf, &end, 0);
-	if (end == buf || errno || (*end && *end != '\n'))
+	x = strtoull(buf, &end, 0);
+	if (errno || (*end && *end != '\n'))
 		return -1;
+	*v = x;
 	return 0;
 }
 
 static void lookup(const char *sysfs, const struct rec_event *ev, const char *key, uint64_t *v)
 {
-	if (!term_value(ev->pmu, &ev->attr, key, v))
+	if (!hwt_pmu__term_value(ev->pmu, &ev->attr, key, v))
 		return;
 	caps_value(sysfs, hwt_pmu__name(ev->pmu), key, v);
 }

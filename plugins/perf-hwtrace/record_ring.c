@@ -143,16 +143,22 @@ static int aux_flush(struct rec_ring *r, struct hwt_writer *w, struct rec_stats 
  * flush it and start a new one.  Bytes between AUX records (a driver's
  * padding via perf_aux_output_skip(), or data whose record was lost) are
  * not copied: a chunk boundary there lets decoders restart cleanly.
+ *
+ * The record's offset and size come from the ring: in non-overwrite mode
+ * the kernel writes only between what we have taken (pend_end, never
+ * behind aux_tail) and aux_tail + aux_size, so a range outside that is
+ * corrupt.  It is counted and skipped, never copied nor made our new tail.
  */
 static int aux_note(struct rec_ring *r, uint64_t off, uint64_t size, struct hwt_writer *w,
 		    struct rec_stats *st)
 {
+	uint64_t limit = r->aux_tail + r->aux_size;
+
 	if (!r->aux || !size)
 		return 0;
-	if (size > r->aux_size) {
-		st->aux_lost_bytes += size - r->aux_size;
-		off += size - r->aux_size;
-		size = r->aux_size;
+	if (off < r->pend_end || off > limit || size > limit - off) {
+		st->aux_bad_records++;
+		return 0;
 	}
 	if (off == r->pend_end && r->pend_end - r->pend_start + size <= r->aux_size) {
 		r->pend_end += size;
@@ -213,6 +219,16 @@ static long drain_data(struct rec_ring *r, struct hwt_writer *w, struct rec_stat
 	struct perf_event_header *h = (struct perf_event_header *)rec;
 	int ret = 0;
 
+	/*
+	 * The kernel never runs more than a ring ahead of our tail, nor behind
+	 * it: the ring cannot be walked then, skip what it claims to hold.
+	 */
+	if (head - tail > r->data_size) {
+		st->bad_records++;
+		if (head > tail)
+			tail = head;
+		head = tail;
+	}
 	while (tail < head) {
 		if (head - tail < sizeof(*h))
 			break;

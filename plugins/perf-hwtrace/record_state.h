@@ -67,7 +67,8 @@ struct rec_stats {
 	uint64_t lost_events;		/* sum of their .lost */
 	uint64_t lost_samples;		/* sum of PERF_RECORD_LOST_SAMPLES .lost */
 	uint64_t reenabled;		/* events re-enabled after the AUX area filled */
-	uint64_t bad_records;		/* ring records with an impossible size */
+	uint64_t bad_records;		/* ring reads with an impossible data_head or record size */
+	uint64_t aux_bad_records;	/* PERF_RECORD_AUX outside the AUX area's window: skipped */
 };
 
 /**

@@ -132,6 +132,10 @@ same_stats() {
 	run "$HWTRACE" record -e cpu-clock -m 3 -- true
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"bad -m '3'"* ]]
+	# 2^34 GiB wraps to 0 bytes when shifted unchecked: too large, not one page
+	run "$HWTRACE" record -e cpu-clock -m 1,17179869184G -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"bad -m '1,17179869184G'"* ]]
 	run "$HWTRACE" record -e cpu-clock -a -C 0 -- true
 	[ "$status" -eq 2 ]
 	run "$HWTRACE" record -e cpu-clock -C x -- true

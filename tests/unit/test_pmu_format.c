@@ -104,6 +104,51 @@ static void test_formats(void)
 	hwt_pmu__close(p);
 }
 
+/* A sign after '=' (blanks first) is junk, not 2^64 - 1 from strtoull(). */
+static void test_signed_values(void)
+{
+	struct hwt_pmu *p = hwt_pmu__new("x", 7);
+	struct perf_event_attr a = { 0 };
+	char err[256];
+
+	CHECK_EQ(hwt_pmu__add_format(p, "full", "config2:0-63", err, sizeof(err)), 0);
+	CHECK_EQ(hwt_event__encode(p, "full= -1", &a, err, sizeof(err)), -1);
+	CHECK(strstr(err, "bad value ' -1'"));
+	CHECK_EQ(a.config2, 0);
+	CHECK_EQ(hwt_event__encode(p, "config=\t-2", &a, err, sizeof(err)), -1);
+	CHECK_EQ(a.config, 0);
+	/* blanks are fine */
+	CHECK_EQ(hwt_event__encode(p, "full= 5", &a, err, sizeof(err)), 0);
+	CHECK_EQ(a.config2, 5);
+	hwt_pmu__close(p);
+}
+
+/* Term values read back from configs assembled by hand. */
+static void test_term_value(void)
+{
+	struct hwt_pmu *p = hwt_pmu__new("x", 7);
+	struct perf_event_attr a = { 0 };
+	char err[256];
+	uint64_t v = 99;
+
+	CHECK_EQ(hwt_pmu__add_format(p, "split", "config:0-7,32-35", err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__add_format(p, "bit", "config1:63", err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__add_format(p, "full", "config2:0-63", err, sizeof(err)), 0);
+	a.config = 0xbcull | (0xaull << 32) | (0xfull << 40);	/* bits 40-43 belong to no term */
+	a.config1 = 1ull << 63;
+	a.config2 = 0x8000000000000001ull;
+	CHECK_EQ(hwt_pmu__term_value(p, &a, "split", &v), 0);
+	CHECK_EQ(v, 0xabc);
+	CHECK_EQ(hwt_pmu__term_value(p, &a, "bit", &v), 0);
+	CHECK_EQ(v, 1);
+	CHECK_EQ(hwt_pmu__term_value(p, &a, "full", &v), 0);
+	CHECK_EQ(v, 0x8000000000000001ull);
+	v = 99;
+	CHECK_EQ(hwt_pmu__term_value(p, &a, "spli", &v), -1);
+	CHECK_EQ(v, 99);
+	hwt_pmu__close(p);
+}
+
 static void test_cpulist(void)
 {
 	int c[16];
@@ -129,6 +174,25 @@ static void put(const char *dir, const char *name, const char *text)
 		fputs(text, f);
 		fclose(f);
 	}
+}
+
+/* The online list of a sysfs fixture; a root without one falls back to this machine's. */
+static void test_online(void)
+{
+	char root[] = "/tmp/hwt-cpu-XXXXXX", cmd[600];
+	int c[16];
+
+	CHECK(mkdtemp(root) != NULL);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/devices/system/cpu", root);
+	CHECK_EQ(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/devices/system/cpu", root);
+	put(cmd, "online", "0-1,3\n");
+	CHECK_EQ(hwt_cpulist__online(root, c, 16), 3);
+	CHECK(c[0] == 0 && c[1] == 1 && c[2] == 3);
+	CHECK_EQ(hwt_cpulist__online("/nonexistent", c, 16),
+		 sysconf(_SC_NPROCESSORS_ONLN) < 16 ? sysconf(_SC_NPROCESSORS_ONLN) : 16);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	CHECK_EQ(system(cmd), 0);
 }
 
 /* The CXL HMU PMU as the RFC driver describes it in sysfs, read back from files. */
@@ -205,7 +269,10 @@ int main(void)
 	RUN(test_cpmu_encode);
 	RUN(test_cpmu_errors);
 	RUN(test_formats);
+	RUN(test_signed_values);
+	RUN(test_term_value);
 	RUN(test_cpulist);
+	RUN(test_online);
 	RUN(test_hmu_sysfs);
 	return check_done("pmu_format");
 }

@@ -74,6 +74,8 @@ int hwt_pmu__set_event_info(struct hwt_pmu *pmu, const char *name, const char *u
 int hwt_pmu__set_cpumask(struct hwt_pmu *pmu, const char *text);
 /* parse a cpu list "0-3,8" into @cpus; returns the count (up to @max) or -1 */
 int hwt_cpulist__parse(const char *text, int *cpus, int max);
+/* <sysfs>/devices/system/cpu/online (else /sys's, else sysconf) into @cpus; the count */
+int hwt_cpulist__online(const char *sysfs, int *cpus, int max);
 
 /**
  * hwt_event__encode - encode the terms between the slashes of an event string
@@ -86,6 +88,9 @@ int hwt_cpulist__parse(const char *text, int *cpus, int max);
  */
 int hwt_event__encode(const struct hwt_pmu *pmu, const char *terms,
 		      struct perf_event_attr *attr, char *err, size_t errlen);
+/* The value format term @name has in @attr (the encoding undone); 0, or -1 if no such term */
+int hwt_pmu__term_value(const struct hwt_pmu *pmu, const struct perf_event_attr *attr,
+			const char *name, uint64_t *v);
 
 /**
  * hwt_event__generic - the generic event names perf knows without sysfs
