@@ -94,12 +94,10 @@ static void local_feature(struct inject *in, enum hwt_feature feat)
 	case HWT_FEAT_ARCH:
 		hwt_writer__set_feature_string(in->w, feat, u.machine);
 		break;
-	case HWT_FEAT_NRCPUS: {
-		uint32_t n[2] = { sysconf(_SC_NPROCESSORS_CONF), sysconf(_SC_NPROCESSORS_ONLN) };
-
-		hwt_writer__set_feature(in->w, feat, n, sizeof(n));
+	case HWT_FEAT_NRCPUS:
+		hwt_writer__set_nrcpus(in->w, (uint32_t)sysconf(_SC_NPROCESSORS_CONF),
+				       (uint32_t)sysconf(_SC_NPROCESSORS_ONLN));
 		break;
-	}
 	case HWT_FEAT_CPUDESC: {
 		char *v = cpuinfo_value("model name");
 
@@ -123,33 +121,16 @@ static void local_feature(struct inject *in, enum hwt_feature feat)
 		break;
 	}
 	case HWT_FEAT_CMDLINE: {
-		/* u32 nr, then nr perf_header_strings: u32 len (padded to 64) + text */
-		size_t cap = 4, len = 4;
-		uint8_t *p = malloc(cap);
-		uint32_t nr = 0;
+		/* the program, then "inject" and its options, as record writes it */
+		const char **v = calloc((size_t)in->argc + 1, sizeof(*v));
 
-		for (int i = 0; p && i < in->argc; i++) {
-			const char *s = i ? in->argv[i] : "perf-hwtrace";
-			uint32_t sl = ((strlen(s) + 1 + 63) / 64) * 64;
-			uint8_t *np = realloc(p, len + 4 + sl);
-
-			if (!np) {
-				free(p);
-				p = NULL;
-				break;
-			}
-			p = np;
-			memcpy(p + len, &sl, 4);
-			memset(p + len + 4, 0, sl);
-			memcpy(p + len + 4, s, strlen(s));
-			len += 4 + sl;
-			nr++;
-		}
-		if (p) {
-			memcpy(p, &nr, 4);
-			hwt_writer__set_feature(in->w, feat, p, len);
-			free(p);
-		}
+		if (!v)
+			break;
+		v[0] = "perf-hwtrace";
+		for (int i = 0; i < in->argc; i++)
+			v[i + 1] = in->argv[i];
+		hwt_writer__set_cmdline(in->w, in->argc + 1, v);
+		free(v);
 		break;
 	}
 	default:
@@ -207,6 +188,19 @@ static bool originals_compatible(const struct hwt_reader *r, bool *sid_all)
 	return ok;
 }
 
+/* Whether one of the input's attrs already uses sample id @id. */
+static bool id_used(const struct hwt_reader *r, uint32_t nattrs, uint64_t id)
+{
+	for (uint32_t i = 0; i < nattrs; i++) {
+		const struct hwt_attr *a = hwt_reader__attr(r, i);
+
+		for (uint32_t k = 0; k < a->nr_ids; k++)
+			if (a->ids[k] == id)
+				return true;
+	}
+	return false;
+}
+
 static void start(struct inject *in)
 {
 	const struct hwt_reader *r = in->r;
@@ -258,7 +252,10 @@ static void start(struct inject *in)
 
 		if (!hwt_tp__is_event(t))
 			continue;
-		in->ids[i] = next_id++;
+		/* past the input's largest id; after 2^64 - 1 (0 means none) the free ones */
+		do
+			in->ids[i] = next_id++;
+		while (!in->ids[i] || id_used(r, n, in->ids[i]));
 		snprintf(name, sizeof(name), "%s:%s", HWT_TP_SYSTEM, t->name);
 		wa.ids = &in->ids[i];
 		wa.attr.type = PERF_TYPE_TRACEPOINT;

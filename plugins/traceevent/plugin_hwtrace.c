@@ -70,19 +70,23 @@ static void number(struct trace_seq *s, const struct hwt_field *f, uint64_t v)
 	}
 }
 
-/* "values[64]{sum=.. max=..@idx nz=..}" for "v0,v1,..." text. */
+/*
+ * "values[64]{sum=.. max=..@idx nz=..}" for "v0,v1,..." text.  @len comes
+ * from the sample's __data_loc word: the text is parsed from a terminated
+ * copy, so a number cut by @len is never read on past it.
+ */
 static void list_summary(struct trace_seq *s, const char *p, int len)
 {
+	char *text = strndup(p, len > 0 ? (size_t)len : 0), *q = text;
 	uint64_t sum = 0, max = 0;
 	unsigned n = 0, nz = 0, at = 0;
-	const char *end = p + (len > 0 ? len : 0);
 
-	while (p < end && *p) {
+	if (!text)
+		return;
+	while (*q >= '0' && *q <= '9') {
 		char *next;
-		uint64_t v = strtoull(p, &next, 0);
+		uint64_t v = strtoull(q, &next, 0);
 
-		if (next == p)
-			break;
 		sum += v;
 		nz += v != 0;
 		if (v > max) {
@@ -90,10 +94,11 @@ static void list_summary(struct trace_seq *s, const char *p, int len)
 			at = n;
 		}
 		n++;
-		p = *next == ',' ? next + 1 : next;
+		q = *next == ',' ? next + 1 : next;
 	}
 	trace_seq_printf(s, "[%u]{sum=%llu max=%llu@%u nz=%u}", n, (unsigned long long)sum,
 			 (unsigned long long)max, at, nz);
+	free(text);
 }
 
 /* "counters{n=.. sum=.. max=NAME:v}" for "KEY=v,KEY=v" text. */

@@ -137,6 +137,16 @@ for l in open(sys.argv[1]):
 	[ "$top" = "$want" ]
 }
 
+@test "inject writes this machine's features when the input has none" {
+	# a raw IGT stream carries no perf.data features
+	run perf report --header-only -i "$T/igt.inj"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"# cmdline : perf-hwtrace inject -i $T/igt.rec -o $T/igt.inj"* ]]
+	[[ "$output" == *"# nrcpus online : $(nproc)"* ]]
+	[[ "$output" == *"# hostname : $(uname -n)"* ]]
+	[[ "$output" == *"# arch : $(uname -m)"* ]]
+}
+
 @test "perf data convert --to-ctf works on injected files and carries the fields" {
 	for f in hmu panthor oa; do
 		rm -rf "$T/ctf-$f"
@@ -181,6 +191,51 @@ EOF
 	done
 }
 
+@test "the plugin reads a list field only up to its __data_loc length" {
+	mkdir -p "$T/plugins"
+	cp "$BUILD/plugin_hwtrace.so" "$T/plugins/"
+	cp "$T/panthor.inj" "$T/cut.inj"
+	# shorten one sample's values text to K numbers and the first digit of the
+	# next one (no NUL inside the length): prints "N SUM_CUT SUM_IF_READ_ON"
+	read -r n want bad < <(python3 - "$T/cut.inj" "$BATS_TEST_DIRNAME/lib" <<'EOF'
+import struct, sys
+sys.path.insert(0, sys.argv[2])
+import perfdata
+path = sys.argv[1]
+for off, typ, size, extra, data in perfdata.walk(path):
+    if typ != 9:                               # PERF_RECORD_SAMPLE
+        continue
+    raw = off + 52                             # header, id, tid, time, cpu, period, u32 size
+    rsize = struct.unpack_from("<I", data, off + 48)[0]
+    for slot in range(raw + 8, raw + rsize - 4, 8):
+        loc = struct.unpack_from("<I", data, slot)[0]
+        o, ln = loc & 0xffff, loc >> 16
+        text = data[raw + o:raw + o + ln]
+        if not text.endswith(b"\0") or text.count(b",") != 63:
+            continue
+        nums = text[:-1].split(b",")
+        if not all(x.isdigit() for x in nums):
+            continue
+        k = next((k for k in range(1, 63) if len(nums[k]) >= 2), None)
+        if k is None:
+            continue
+        cut = sum(len(x) + 1 for x in nums[:k]) + 1
+        with open(path, "r+b") as f:
+            f.seek(slot)
+            f.write(struct.pack("<I", o | cut << 16))
+        head = sum(int(x) for x in nums[:k])
+        print(k + 1, head + int(nums[k][:1]), head + int(nums[k]))
+        sys.exit(0)
+sys.exit("no sample to cut")
+EOF
+)
+	[ -n "$n" ] && [ "$want" != "$bad" ]
+	out=$(TRACEEVENT_PLUGIN_DIR="$T/plugins" perf script -i "$T/cut.inj")
+	grep -q "values\[$n\]{sum=$want " <<<"$out"
+	# the other samples are untouched
+	[ "$(grep -c 'values\[64\]{sum=' <<<"$out")" -gt 0 ]
+}
+
 @test "hwtrace Python module records equal script --json objects" {
 	for f in hmu panthor oa; do
 		"$HWTRACE" script --json -i "$T/$f.data" 2>/dev/null >"$T/$f.json"
@@ -200,6 +255,25 @@ except OSError:
     pass
 else:
     raise SystemExit("no OSError")'
+}
+
+@test "inject picks free sample ids when the input uses the largest one" {
+	cp "$T/hmu.data" "$T/maxid.data"
+	# the last id of the last attr becomes 2^64 - 1: ours must not wrap to 0
+	python3 - "$T/maxid.data" <<'EOF'
+import struct, sys
+with open(sys.argv[1], "r+b") as f:
+    d = f.read()
+    asz, = struct.unpack_from("<Q", d, 16)
+    ao, an = struct.unpack_from("<QQ", d, 24)
+    io, isz = struct.unpack_from("<QQ", d, ao + an - 16)
+    assert isz >= 8
+    f.seek(io + isz - 8)
+    f.write(struct.pack("<Q", 2**64 - 1))
+EOF
+	"$HWTRACE" inject -i "$T/maxid.data" -o "$T/maxid.inj" 2>/dev/null || true
+	n=$(perf script -i "$T/maxid.inj" 2>/dev/null | grep -c 'hwtrace:cxl_hmu_unit')
+	[ "$n" -eq "$(grep -vc '^#' "$T/m.txt")" ]
 }
 
 @test "inject: usage errors exit 2, a cut input exits 1 with the output still readable" {

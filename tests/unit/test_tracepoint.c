@@ -159,9 +159,14 @@ static void test_tracing_data(void)
 {
 	static const uint8_t head[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g',
 					'0', '.', '6', 0, 0, 8, 0, 0x10, 0, 0 };
-	size_t size = 0, off, len;
+	/* the data record types of DESIGN.md 7, each one event (not the framing/summary ones) */
+	static const char *const want[] = {
+		"cxl_hmu_unit", "i915_oa_report", "i915_oa_lost", "panthor_block",
+	};
+	const size_t nwant = sizeof(want) / sizeof(want[0]);
+	size_t size = 0, off, len, seen = 0;
 	uint8_t *p = hwt_tp__tracing_data(&size);
-	uint32_t nevents = 0, n;
+	uint32_t n;
 
 	CHECK(p != NULL);
 	if (!p)
@@ -182,16 +187,24 @@ static void test_tracing_data(void)
 	off += 4;
 	CHECK_STR((char *)p + off, "hwtrace");
 	off += 8;
-	for (const struct hwt_record_type *const *t = hwt_record_types; *t; t++)
-		nevents += (*t)->kind == HWT_RK_DATA;
 	n = rd(p + off, 4);
-	CHECK_EQ(n, nevents);
+	CHECK_EQ(n, nwant);
 	off += 4;
-	for (uint32_t i = 0; i < n && off < size; i++) {
+	for (uint32_t i = 0; i < n && off + 8 <= size; i++) {
 		len = rd(p + off, 8);
-		CHECK(!memcmp(p + off + 8, "name: ", 6));
+		if (len > size - off - 8)
+			break;
+		for (size_t k = 0; k < nwant; k++) {
+			size_t kl = strlen(want[k]);
+
+			/* "name: <type>\n" opens each format text */
+			if (len > 7 + kl && !memcmp(p + off + 8, "name: ", 6) &&
+			    !memcmp(p + off + 14, want[k], kl) && p[off + 14 + kl] == '\n')
+				seen |= 1u << k;
+		}
 		off += 8 + len;
 	}
+	CHECK_EQ(seen, (1u << nwant) - 1);	/* every one, once each (n == nwant) */
 	CHECK_EQ(rd(p + off, 4), 0);	/* kallsyms */
 	CHECK_EQ(rd(p + off + 4, 4), 0);	/* printk */
 	CHECK_EQ(rd(p + off + 8, 8), 0);	/* saved_cmdlines */
