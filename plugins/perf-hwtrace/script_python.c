@@ -633,12 +633,13 @@ static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_eve
 
 	if (ev->sid.valid & PERF_SAMPLE_TIME)
 		run->time = ev->sid.time;
-	if (ev->hdr->type == PERF_RECORD_COMM && ev->hdr->size > 16) {
-		const uint8_t *p = (const uint8_t *)ev->hdr;
-		int32_t tid;
+	if (ev->hdr->type == PERF_RECORD_COMM) {
+		uint32_t pid, tid;
+		const char *comm;
+		size_t len;
 
-		memcpy(&tid, p + 12, 4);
-		set_comm(run, tid, (const char *)p + 16, ev->hdr->size - 16);
+		if (hwt_event__comm(ev, &pid, &tid, &comm, &len))
+			set_comm(run, (int32_t)tid, comm, len);
 	}
 }
 

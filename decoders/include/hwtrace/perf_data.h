@@ -166,6 +166,19 @@ struct hwt_aux {
 	uint64_t flags;
 };
 
+/**
+ * hwt_event__comm - the fields of a PERF_RECORD_COMM
+ * @ev:		the event
+ * @pid:	set to its pid
+ * @tid:	set to its tid
+ * @comm:	set to the name (not necessarily NUL-terminated)
+ * @len:	set to the name's length, bounded by the record (NUL excluded)
+ *
+ * Returns false when @ev is not a COMM record or is too short to hold one.
+ */
+bool hwt_event__comm(const struct hwt_event *ev, uint32_t *pid, uint32_t *tid,
+		     const char **comm, size_t *len);
+
 struct hwt_reader;
 
 /**
