@@ -1,4 +1,4 @@
-# hwtrace top-level Makefile (DESIGN.md section 2).
+# hwtrace top-level Makefile (design.rst section 2).
 #
 #   make deps     apt-get install what is missing (fast when nothing is)
 #   make          libhwtrace (static + shared) and build/perf-hwtrace
@@ -16,7 +16,10 @@ OPT       ?= -O2
 CFLAGS    ?= $(OPT) -g
 WARN      := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers \
              -Wshadow -Wpointer-arith -Wformat=2 -Werror=implicit-function-declaration
-CPPFLAGS  += -DHWTRACE_VERSION=\"$(VERSION)\" -D_GNU_SOURCE -Idecoders/include -Idecoders
+# public headers: decoders/include/hwtrace/ (core) and decoders/<device>/include/hwtrace/
+HDR_DIRS  := decoders/include $(sort $(wildcard decoders/*/include))
+CPPFLAGS  += -DHWTRACE_VERSION=\"$(VERSION)\" -D_GNU_SOURCE $(addprefix -I,$(HDR_DIRS)) \
+             -Idecoders/core -Idecoders
 ALL_CFLAGS = $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -MMD -MP
 LDLIBS    += -lzstd -lm
 VERSION   := 0.1.0
@@ -26,7 +29,7 @@ DEB_PKGS  := build-essential pkg-config libzstd-dev zstd libelf-dev libtraceeven
              libpython3-dev python3 bats linux-perf clang llvm intel-gpu-tools \
              trace-cmd tmux hyperfine qemu-system-x86 linux-headers-amd64 busybox-static cpio
 
-LIB_SRC   := $(sort $(wildcard decoders/*.c decoders/*/*.c))
+LIB_SRC   := $(sort $(wildcard decoders/*/*.c))
 TOOL_SRC  := $(sort $(filter-out plugins/perf-hwtrace/main.c,$(wildcard plugins/perf-hwtrace/*.c)))
 UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_LIB  := $(sort $(filter-out $(UNIT_SRC),$(wildcard tests/unit/*.c)))
@@ -166,7 +169,7 @@ fuzz: $(FUZZ_BIN)
 
 lint:
 	@if grep -nE '\b(printf|fprintf|puts|fputs|perror)[[:space:]]*\(' $(LIB_SRC); then \
-		echo "lint: decoders/ must not print (DESIGN.md section 1)"; exit 1; fi
+		echo "lint: decoders/ must not print (design.rst section 1)"; exit 1; fi
 	@echo "lint: decoders/ print nothing"
 
 CHECKPATCH := build-checkpatch/scripts/checkpatch.pl
@@ -221,7 +224,7 @@ install: all
 	install -m 0644 $(STATIC_LIB) $(DESTDIR)$(PREFIX)/lib/
 	install -m 0755 $(SHARED_LIB) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libhwtrace.so.0 $(DESTDIR)$(PREFIX)/lib/libhwtrace.so
-	install -m 0644 decoders/include/hwtrace/*.h $(DESTDIR)$(PREFIX)/include/hwtrace/
+	install -m 0644 $(addsuffix /hwtrace/*.h,$(HDR_DIRS)) $(DESTDIR)$(PREFIX)/include/hwtrace/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' decoders/libhwtrace.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/libhwtrace.pc
 	install -m 0644 Documentation/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/

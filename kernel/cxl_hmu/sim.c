@@ -23,7 +23,7 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 
-#include <hwtrace/sim_hmu.h>
+#include <sim_hmu.h>
 
 #include "backend.h"
 

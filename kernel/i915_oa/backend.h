@@ -4,7 +4,7 @@
  *
  * The PMU (pmu.c) owns what perf sees: the format terms, the caps/ files,
  * the AUX buffer and the i915 perf-stream framing ({u32 type; u16 pad;
- * u16 size} + report, DESIGN.md 4.3).  A backend owns the OA unit: it is
+ * u16 size} + report, design.rst 4.3).  A backend owns the OA unit: it is
  * configured with a report format and a period exponent, writes reports into
  * its OA buffer and hands them over oldest first, saying when reports or the
  * whole buffer were lost before one.  A real backend programs OAG through

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmu.c - i915 OA PMU with AUX output (DESIGN.md 4.3).
+ * pmu.c - i915 OA PMU with AUX output (design.rst 4.3).
  *
  * The AUX buffer receives the byte stream read() on an i915 perf fd returns:
  * records {u32 type; u16 pad; u16 size} followed by their body.  SAMPLE (1)

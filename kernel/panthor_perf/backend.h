@@ -3,7 +3,7 @@
  * backend.h - the interface between the panthor perf PMU and the GPU.
  *
  * The PMU (pmu.c) owns what perf sees: the format terms, the caps/ files
- * that describe the stream (DESIGN.md 4.2 priv[] words), the AUX buffer and
+ * that describe the stream (design.rst 4.2 priv[] words), the AUX buffer and
  * the uAPI sample layout of the chosen revision.  A backend owns the counters:
  * it accumulates them between samples and hands over one block at a time.
  * A real panthor backend programs PRFCNT through the CSF firmware interface
@@ -15,7 +15,7 @@
 
 #include <linux/types.h>
 
-/* Block kinds, in the order of DESIGN.md 4.2 priv[9..14]. */
+/* Block kinds, in the order of design.rst 4.2 priv[9..14]. */
 enum panthor_perf_kind {
 	PANTHOR_PERF_FW,
 	PANTHOR_PERF_CSG,

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pmu.c - panthor perf-counter PMU with AUX output (DESIGN.md 4.2).
+ * pmu.c - panthor perf-counter PMU with AUX output (design.rst 4.2).
  *
  * Each AUX record holds whole samples exactly as the panthor perf uAPI ring
  * buffer holds them: a 56-byte sample header, then per block a 24-byte block

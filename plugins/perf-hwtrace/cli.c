@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hwtrace/device.h"
+
 #include "cli.h"
 #include "commands.h"
 
@@ -52,18 +54,14 @@ const char *cli__opt_value(int argc, char **argv, int *i, const char *name)
 	return argv[++*i];
 }
 
-/* The decoder option entry for @key ("key" or "@key"), or NULL. */
-static const char *find_key(const char *key, size_t len)
+/* The first device's option named @key, or NULL. */
+static const struct hwt_dev_opt *find_key(const char *key, size_t len)
 {
-	for (const struct hwt_decoder_ops *const *d = hwt_decoders; *d; d++) {
-		if (!(*d)->options)
-			continue;
-		for (const char *const *k = (*d)->options; *k; k++) {
-			const char *name = **k == '@' ? *k + 1 : *k;
+	for (const struct hwt_device *const *d = hwt_devices; *d; d++) {
+		const struct hwt_dev_opt *o = hwt_device__opt(*d, key, len);
 
-			if (strlen(name) == len && !strncmp(name, key, len))
-				return *k;
-		}
+		if (o)
+			return o;
 	}
 	return NULL;
 }
@@ -89,7 +87,8 @@ static char *slurp(const char *path, size_t max)
 
 int cli__decoder_opt(struct cli *c, int argc, char **argv, int *i)
 {
-	const char *a = argv[*i], *eq, *key, *val;
+	const char *a = argv[*i], *eq, *val;
+	const struct hwt_dev_opt *key;
 	size_t len;
 
 	if (strncmp(a, "--", 2) || !a[2])
@@ -112,18 +111,17 @@ int cli__decoder_opt(struct cli *c, int argc, char **argv, int *i)
 		usage_error(c->cmd, "too many decoder options");
 		return -1;
 	}
-	if (*key == '@') {
+	if (key->file) {
 		char *text = slurp(val, 16 << 20);
 
 		if (!text) {
-			usage_error(c->cmd, "--%s %s: %s", key + 1, val, strerror(errno));
+			usage_error(c->cmd, "--%s %s: %s", key->key, val, strerror(errno));
 			return -1;
 		}
 		c->loaded[c->nopts] = text;
 		val = text;
-		key++;
 	}
-	c->opts[c->nopts].key = key;
+	c->opts[c->nopts].key = key->key;
 	c->opts[c->nopts].val = val;
 	c->nopts++;
 	return 1;

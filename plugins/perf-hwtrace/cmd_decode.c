@@ -2,10 +2,12 @@
 /*
  * cmd_decode.c - perf hwtrace decode --type T [decoder options]
  * [-D|--json|--csv|--report] FILE: a raw payload outside perf.data
- * (DESIGN.md 4.4), the context given as options.
+ * (design.rst 4.4), the context given as options.
  */
 #include <stdio.h>
 #include <string.h>
+
+#include "hwtrace/device.h"
 
 #include "commands.h"
 #include "run.h"
@@ -14,13 +16,12 @@ static void help(void)
 {
 	printf("usage: perf hwtrace decode --type TYPE [options] [-D|--json|--csv|--report|--null] FILE\n"
 	       "types:");
-	for (const struct hwt_decoder_ops *const *d = hwt_decoders; *d; d++) {
+	for (const struct hwt_device *const *d = hwt_devices; *d; d++) {
 		printf(" %s", (*d)->name);
-		if ((*d)->options) {
+		if ((*d)->options && (*d)->options->key) {
 			printf(" (");
-			for (const char *const *k = (*d)->options; *k; k++)
-				printf("%s--%s", k == (*d)->options ? "" : " ",
-				       **k == '@' ? *k + 1 : *k);
+			for (const struct hwt_dev_opt *k = (*d)->options; k->key; k++)
+				printf("%s--%s", k == (*d)->options ? "" : " ", k->key);
 			printf(")");
 		}
 		printf(";");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_inject.c - perf hwtrace inject -i IN -o OUT: decoded records as
- * tracepoint-style samples that stock perf reads (DESIGN.md 5).
+ * tracepoint-style samples that stock perf reads (design.rst 5).
  *
  * The output keeps the input's attrs and non-AUX records, adds one attr of
  * type PERF_TYPE_TRACEPOINT per data record type (config = its tracepoint ID,
@@ -442,7 +442,7 @@ int cmd_inject(int argc, char **argv)
 		return usage_error("inject", "-o OUT is required (-o - for a pipe)");
 	if (!strcmp(out, in.c.input) && strcmp(out, "-"))
 		return usage_error("inject", "-o must differ from -i");
-	in.w = hwt_writer__open(out, !strcmp(out, "-"));
+	in.w = hwt_writer__new(out, !strcmp(out, "-"));
 	if (!in.w) {
 		fprintf(stderr, "perf hwtrace inject: %s: %s\n", out, strerror(errno));
 		cli__fini(&in.c);
@@ -455,7 +455,7 @@ int cmd_inject(int argc, char **argv)
 	in.r = NULL;		/* closed by now */
 	if (!in.started)
 		start(&in);
-	if (hwt_writer__close(in.w) < 0)
+	if (hwt_writer__delete(in.w) < 0)
 		werror(&in, "close");
 	if (in.werr) {
 		fprintf(stderr, "perf hwtrace inject: writing %s: %s\n", out, strerror(in.werr));

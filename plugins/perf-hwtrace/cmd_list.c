@@ -120,7 +120,7 @@ int cmd_list(int argc, char **argv)
 	}
 	out__init(o, STDOUT_FILENO);
 	for (int i = 0; i < n; i++) {
-		struct hwt_pmu *pmu = hwt_pmu__open(sysfs, names[i], err, sizeof(err));
+		struct hwt_pmu *pmu = hwt_pmu__new_sysfs(sysfs, names[i], err, sizeof(err));
 
 		if (!pmu) {
 			out__flush(o);
@@ -129,7 +129,7 @@ int cmd_list(int argc, char **argv)
 			continue;
 		}
 		list_pmu(o, pmu, glob);
-		hwt_pmu__close(pmu);
+		hwt_pmu__delete(pmu);
 	}
 	out__flush(o);
 	free(o);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_record.c - `perf hwtrace record`: record events, AUX PMUs included,
- * into a perf.data that stock perf parses (DESIGN.md 3, 4, 6).
+ * into a perf.data that stock perf parses (design.rst 3, 4, 6).
  *
  * Stock perf maps an AUX area only for the PMUs it knows, so this recorder
  * does the perf_event_open/mmap work itself: per-CPU events, a data ring and
@@ -469,7 +469,7 @@ static void cleanup(struct rec_session *s)
 		rec_ring__unmap(&s->rings[i]);
 	for (int e = 0; e < s->o.nevents; e++) {
 		rec_event__close(&s->ev[e]);
-		hwt_pmu__close(s->ev[e].pmu);
+		hwt_pmu__delete(s->ev[e].pmu);
 	}
 	if (s->go >= 0) {
 		/* the command never ran: EOF on the go pipe makes it exit */
@@ -530,7 +530,7 @@ int cmd_record(int argc, char **argv)
 	ret = 1;
 	if (map_rings(&s))
 		goto out;
-	s.w = hwt_writer__open(s.o.output, false);
+	s.w = hwt_writer__new(s.o.output, false);
 	if (!s.w) {
 		fprintf(stderr, "perf hwtrace record: %s: %s\n", s.o.output, strerror(errno));
 		goto out;
@@ -541,7 +541,7 @@ int cmd_record(int argc, char **argv)
 			fprintf(stderr, "perf hwtrace record: %s: %s\n", s.o.output,
 				strerror(errno));
 		ret = 1;
-		hwt_writer__close(s.w);
+		hwt_writer__delete(s.w);
 		goto out;
 	}
 	for (int e = 0; e < s.o.nevents; e++)
@@ -553,7 +553,7 @@ int cmd_record(int argc, char **argv)
 			strerror(errno));
 		ret = 1;
 	}
-	if (hwt_writer__close(s.w) < 0) {
+	if (hwt_writer__delete(s.w) < 0) {
 		fprintf(stderr, "perf hwtrace record: %s: %s\n", s.o.output, strerror(errno));
 		ret = 1;
 	}

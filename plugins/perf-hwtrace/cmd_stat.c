@@ -304,7 +304,7 @@ out:
 		for (int j = 0; j < evs[i].nfds; j++)
 			close(evs[i].fds[j]);
 		free(evs[i].fds);
-		hwt_pmu__close(evs[i].pmu);
+		hwt_pmu__delete(evs[i].pmu);
 	}
 	return ret;
 }

@@ -194,7 +194,7 @@ int cmd_synth(int argc, char **argv)
 			return EXIT_INPUT_ERROR;
 		}
 	}
-	w = hwt_writer__open(out, pipe);
+	w = hwt_writer__new(out, pipe);
 	if (!w) {
 		fprintf(stderr, "perf hwtrace synth: %s: %s\n", out, strerror(errno));
 		if (so.manifest && so.manifest != stdout)
@@ -202,7 +202,7 @@ int cmd_synth(int argc, char **argv)
 		return EXIT_INPUT_ERROR;
 	}
 	ret = ops->write(w, &so) ? EXIT_INPUT_ERROR : 0;
-	if (hwt_writer__close(w) < 0) {
+	if (hwt_writer__delete(w) < 0) {
 		fprintf(stderr, "perf hwtrace synth: %s: %s\n", out, strerror(errno));
 		ret = EXIT_INPUT_ERROR;
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * commands.h - the perf-hwtrace subcommands (DESIGN.md section 6).
+ * commands.h - the perf-hwtrace subcommands (design.rst section 6).
  *
  * Each command lives in cmd_<name>.c and returns the process exit status:
  * 0 success, 1 the input had errors, 2 usage error.

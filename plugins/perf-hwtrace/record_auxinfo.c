@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * record_auxinfo.c - the PERF_RECORD_AUXTRACE_INFO a recording starts with,
- * chosen by PMU name (DESIGN.md 4.1-4.3).
+ * chosen by PMU name (design.rst 4.1-4.3).
  *
  * The context words of panthor and i915 OA come, for each key, from the first
  * of: a sysfs format term of that name (its value in the event's attr), the

@@ -20,7 +20,7 @@
 
 struct hwt_pmu;
 
-/* What carries an AUX PMU's payload (DESIGN.md 4). */
+/* What carries an AUX PMU's payload (design.rst 4). */
 enum rec_aux_kind {
 	REC_AUX_NONE,		/* no AUX area: a plain sampling event */
 	REC_AUX_CXL_HMU,

@@ -22,7 +22,7 @@
  * struct synth_opts - what `synth` was asked for
  * @seed:	model seed
  * @size:	approximate AUX payload bytes to write
- * @auxtrace_type: 0 = the type's own (DESIGN.md 4); else written instead
+ * @auxtrace_type: 0 = the type's own (design.rst 4); else written instead
  *		(e.g. 6 = hisi_ptt, so stock perf report -D walks the file)
  * @manifest:	stream to write the generator's own account to, or NULL
  * @opts:	type-specific options (--KEY VALUE), e.g. layout=6

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * synth_cxl_hmu.c - a CXL HMU recording as the RFC driver and RFC perf write
- * it (DESIGN.md 4.1):
+ * it (design.rst 4.1):
  *
  *   attrs	cxl_hmu_mem0.0.0/<the RFC doc's terms>/ (type --pmu-type, 42) and
  *		dummy:u; sample_type IP|TID|TIME|CPU|IDENTIFIER, sample_id_all
@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwtrace/sim_hmu.h"
+#include "cxl_hmu/sim_hmu.h"
 #include "synth.h"
 
 #define HMU_PMU_NAME	"cxl_hmu_mem0.0.0"
@@ -112,7 +112,7 @@ static int hmu_cfg__init(struct hmu_cfg *c, const struct synth_opts *o)
 	return 0;
 }
 
-/* Bit ranges of the sysfs format/ terms (DESIGN.md 4.1). */
+/* Bit ranges of the sysfs format/ terms (design.rst 4.1). */
 static void hmu_cfg__attr(const struct hmu_cfg *c, struct perf_event_attr *a)
 {
 	a->config = c->epoch_type | c->access_type << 2 | c->epoch_scale << 10 |

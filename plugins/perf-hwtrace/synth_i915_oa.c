@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * synth_i915_oa.c - `synth --type i915-oa`: a perf.data carrying an i915 perf
- * stream in AUX (DESIGN.md 4.3).
+ * stream in AUX (design.rst 4.3).
  *
  * The model: free-running counters started near their wraps (ticks and the
  * timestamp 32-bit, the first 40-bit A counter near 2^40), a context switch

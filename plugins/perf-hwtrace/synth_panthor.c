@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * synth_panthor.c - panthor perf-counter samples carried in perf AUX as
- * DESIGN.md 4.2 defines it:
+ * design.rst 4.2 defines it:
  *
  *   attrs	panthor_perf// (type --pmu-type, 43) and dummy:u
  *   records	AUXTRACE_INFO type 0x48570001 with the 16 priv words, FINISHED_INIT,

@@ -7,7 +7,7 @@ setup() {
 	T="$BATS_TEST_TMPDIR"
 	cat > "$T/gen.py" <<'PY'
 # Ring dump generator: 16 control bytes (extract_idx, insert_idx), then the ring
-# BO; layouts typed in from reference/panthor.md, independent of the decoder.
+# BO; layouts typed in from Documentation/panthor.rst, independent of the decoder.
 import json, struct, sys
 a = dict(x.split("=", 1) for x in sys.argv[1:])
 layout = int(a.get("layout", 6)); cpb = int(a.get("cpb", 64))

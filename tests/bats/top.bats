@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # perf hwtrace top on /proc-shaped fixture trees built here from real fdinfo
-# outputs (shared/reference/drm-fdinfo.md).  Two snapshots 1 s apart (via the
+# outputs (Documentation/drm-usage.rst).  Two snapshots 1 s apart (via the
 # hidden --clock-file) with hand-computed counter deltas give exact figures.
 
 setup() {

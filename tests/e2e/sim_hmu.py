@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Independent Python model of decoders/include/hwtrace/sim_hmu.h.
+"""Independent Python model of decoders/cxl_hmu/sim_hmu.h.
 
 Written from the header's arithmetic (xorshift64*, product-of-uniforms unit
 choice, threshold..2^w-1 counts) so the end-to-end test can check a kernel

@@ -2,7 +2,7 @@
 """Independent Python model of kernel/i915_oa/sim.c (its header comment).
 
 Reports are built from the documented formulas and the Gen12 report layouts
-of reference/i915-oa.md (A32u40_A4u32_B8_C8: A0-31 low dwords at 16, their
+of Documentation/i915-oa.rst (A32u40_A4u32_B8_C8: A0-31 low dwords at 16, their
 high bytes at 160, A32-35 at 144, B at 192, C at 224; C4_B8: C0-3 at 16, B at
 32), not from the C code.
 """

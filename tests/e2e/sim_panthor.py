@@ -2,7 +2,7 @@
 """Independent Python model of kernel/panthor_perf/sim.c (its header comment).
 
 Written from the documented formulas and the panthor uAPI layout
-(reference/panthor.md: 56-byte sample header, 24-byte block header), not
+(Documentation/panthor.rst: 56-byte sample header, 24-byte block header), not
 from the C code, so a kernel recording is checked against what the model
 says it must hold.
 """

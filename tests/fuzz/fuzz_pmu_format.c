@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!text || !pmu) {
 		free(text);
 		if (pmu)
-			hwt_pmu__close(pmu);
+			hwt_pmu__delete(pmu);
 		return 0;
 	}
 	memcpy(text, data, size);
@@ -49,7 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	memset(&attr, 0, sizeof(attr));
 	hwt_event__encode(pmu, last, &attr, err, sizeof(err));
-	hwt_pmu__close(pmu);
+	hwt_pmu__delete(pmu);
 	free(text);
 	return 0;
 }

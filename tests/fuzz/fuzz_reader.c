@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "perf_data_internal.h"
+#include "perf_data/perf_data_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		close(fd);
 		return 0;
 	}
-	r = hwt_reader__open_fd_window(fd, "fuzz", &diag, HWT_WINDOW_MIN);
+	r = hwt_reader__new_fd_window(fd, "fuzz", &diag, HWT_WINDOW_MIN);
 	if (r) {
 		while (hwt_reader__next(r, &ev) > 0) {
 			const void *p;
@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* every input byte was decoded, skipped or pulled, exactly once */
 		if (diag.bytes.decoded + diag.bytes.skipped + pulled != size)
 			abort();
-		hwt_reader__close(r);
+		hwt_reader__delete(r);
 	}
 	close(fd);
 	return 0;

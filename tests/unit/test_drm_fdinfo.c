@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_drm_fdinfo.c - fdinfo parser and utilisation on real driver outputs
- * (quoted in shared/reference/drm-fdinfo.md); expected numbers are worked
+ * (quoted in Documentation/drm-usage.rst); expected numbers are worked
  * out by hand from the text (e.g. 6044 KiB = 6044 * 1024 bytes).
  */
 #include <math.h>

@@ -35,7 +35,7 @@ static void test_table(void)
 {
 	static const uint16_t sizes[15] = { 0, 64, 128, 128, 64, 256, 128, 64, 64, 128, 256, 256,
 					    256, 192, 128 };
-	/* enum drm_i915_oa_format as i915_drm.h spells it (reference/i915-oa.md) */
+	/* enum drm_i915_oa_format as i915_drm.h spells it (Documentation/i915-oa.rst) */
 	static const char *const enum_names[15] = {
 		NULL, "I915_OA_FORMAT_A13", "I915_OA_FORMAT_A29", "I915_OA_FORMAT_A13_B8_C8",
 		"I915_OA_FORMAT_B4_C8", "I915_OA_FORMAT_A45_B8_C8", "I915_OA_FORMAT_B4_C8_A16",

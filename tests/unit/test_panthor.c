@@ -3,7 +3,7 @@
  * test_panthor.c - the panthor decoder against samples laid out by hand.
  *
  * The helpers below write the uAPI structs byte by byte from
- * reference/panthor.md 2.3 (sample header 56 B, block header 24 B) with the
+ * Documentation/panthor.rst (sample header 56 B, block header 24 B) with the
  * block-type numbers of each revision typed in here, not taken from the
  * decoder's layout table.
  */
@@ -12,7 +12,7 @@
 #include "check.h"
 #include "hwtrace/panthor.h"
 
-/* uAPI block_type numbers, per revision (reference/panthor.md 1.2, 2.2) */
+/* uAPI block_type numbers, per revision (Documentation/panthor.rst) */
 enum { V2_FW = 1, V2_CSG = 2, V2_CSHW = 3, V2_TILER = 4, V2_MEMSYS = 5, V2_SHADER = 6 };
 enum { V6_FW = 1, V6_CSHW = 2, V6_TILER = 3, V6_MEMSYS = 4, V6_SHADER = 5 };
 
@@ -798,7 +798,7 @@ static void test_info(void)
 		 priv, &d), 0);
 	CHECK_EQ(c->errors, 0);
 	CHECK_EQ(hwt_panthor_info__from_priv(&info, priv, HWT_PANTHOR_NPRIV, &d), 0);
-	/* reference/panthor.md 3.1 worked example: RK3588 with a FW block = 5952 B */
+	/* Documentation/panthor.rst worked example: RK3588 with a FW block = 5952 B */
 	CHECK_EQ(info.sample_size, 5952);
 	CHECK_EQ(info.blocks[HWT_PANTHOR_MEMSYS], 4);
 	CHECK_EQ(info.shader_present, 0x50005);

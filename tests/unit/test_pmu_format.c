@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test_pmu_format.c - format terms and event encoding.  The CXL CPMU terms
- * are upstream drivers/perf/cxl_pmu.c's; the CXL HMU terms DESIGN.md 4.1's.
+ * are upstream drivers/perf/cxl_pmu.c's; the CXL HMU terms design.rst 4.1's.
  * Expected configs are assembled by hand with shifts, not by the encoder.
  */
 #include <stdlib.h>
@@ -48,7 +48,7 @@ static void test_cpmu_encode(void)
 	memset(&a, 0, sizeof(a));
 	CHECK_EQ(hwt_event__encode(p, "clock_ticks,mask=2", &a, err, sizeof(err)), 0);
 	CHECK_EQ(a.config, (0x1e98ull << 48) | 2);
-	hwt_pmu__close(p);
+	hwt_pmu__delete(p);
 }
 
 static void test_cpmu_errors(void)
@@ -68,7 +68,7 @@ static void test_cpmu_errors(void)
 	CHECK_EQ(hwt_event__encode(p, "mask=12abc", &a, err, sizeof(err)), -1);
 	CHECK(strstr(err, "bad value '12abc'") && strstr(err, "config:0-31"));
 	CHECK_EQ(hwt_event__encode(p, "mask=-1", &a, err, sizeof(err)), -1);
-	hwt_pmu__close(p);
+	hwt_pmu__delete(p);
 }
 
 static void test_formats(void)
@@ -101,7 +101,7 @@ static void test_formats(void)
 	CHECK_EQ(hwt_pmu__add_format(p, "bad", "config9:0", err, sizeof(err)), -1);
 	CHECK(strstr(err, "config9"));
 	CHECK_EQ(hwt_pmu__add_format(p, "bad", "config:", err, sizeof(err)), -1);
-	hwt_pmu__close(p);
+	hwt_pmu__delete(p);
 }
 
 /* A sign after '=' (blanks first) is junk, not 2^64 - 1 from strtoull(). */
@@ -120,7 +120,7 @@ static void test_signed_values(void)
 	/* blanks are fine */
 	CHECK_EQ(hwt_event__encode(p, "full= 5", &a, err, sizeof(err)), 0);
 	CHECK_EQ(a.config2, 5);
-	hwt_pmu__close(p);
+	hwt_pmu__delete(p);
 }
 
 /* Term values read back from configs assembled by hand. */
@@ -146,7 +146,7 @@ static void test_term_value(void)
 	v = 99;
 	CHECK_EQ(hwt_pmu__term_value(p, &a, "spli", &v), -1);
 	CHECK_EQ(v, 99);
-	hwt_pmu__close(p);
+	hwt_pmu__delete(p);
 }
 
 static void test_cpulist(void)
@@ -242,7 +242,7 @@ static void test_hmu_sysfs(void)
 		CHECK_EQ(cpus[0], 1);
 		CHECK_EQ(hwt_pmu__nterms(p), 10);
 		CHECK(!hwt_pmu__counting_only(p));
-		hwt_pmu__close(p);
+		hwt_pmu__delete(p);
 	}
 	CHECK_EQ(hwt_event__parse(root, "cxl_hmu_mem0.0.0/epoch_type=4/", &a, NULL, err,
 				  sizeof(err)), -1);

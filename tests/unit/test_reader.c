@@ -3,7 +3,7 @@
  * test_reader.c - the perf.data reader against images built here.
  *
  * The images are written by the small writer below, which follows the layout
- * facts of DESIGN.md section 3 and knows what it wrote; the tests check that
+ * facts of design.rst section 3 and knows what it wrote; the tests check that
  * the reader gives every value back and that every byte is accounted for.
  */
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 
 #include "check.h"
 #include "hwtrace/perf_data.h"
-#include "perf_data_internal.h"
+#include "perf_data/perf_data_internal.h"
 
 /* ---- the writer ------------------------------------------------------------ */
 
@@ -271,12 +271,12 @@ static void run_open(struct run *x, const struct img *im, size_t len, bool pipe_
 	memset(x, 0, sizeof(*x));
 	x->d.report = report;
 	x->fd = pipe_in ? img_pipe(im, len) : img_fd(im, len);
-	x->r = hwt_reader__open_fd_window(x->fd, "img", &x->d, win);
+	x->r = hwt_reader__new_fd_window(x->fd, "img", &x->d, win);
 }
 
 static void run_close(struct run *x)
 {
-	hwt_reader__close(x->r);
+	hwt_reader__delete(x->r);
 	close(x->fd);
 	while (wait(NULL) > 0)
 		;

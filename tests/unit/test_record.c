@@ -44,14 +44,14 @@ static void fake_init(struct fake *f)
 	fd = mkstemp(f->path);
 	CHECK(fd >= 0);
 	close(fd);
-	f->w = hwt_writer__open(f->path, false);
+	f->w = hwt_writer__new(f->path, false);
 	CHECK(f->w != NULL);
 }
 
 static void fake_fini(struct fake *f)
 {
 	if (f->w)
-		hwt_writer__close(f->w);
+		hwt_writer__delete(f->w);
 	unlink(f->path);
 	free(f->r.up);
 	free(f->r.data);
@@ -84,7 +84,7 @@ static void put_aux(struct fake *f, uint64_t off, uint64_t size)
 static int read_auxtrace(const char *path, uint8_t *buf, size_t max, size_t *len)
 {
 	struct hwt_diag d = { 0 };
-	struct hwt_reader *rd = hwt_reader__open(path, &d);
+	struct hwt_reader *rd = hwt_reader__new(path, &d);
 	struct hwt_event ev;
 	int n = 0;
 
@@ -104,7 +104,7 @@ static int read_auxtrace(const char *path, uint8_t *buf, size_t max, size_t *len
 			*len += got;
 		}
 	}
-	hwt_reader__close(rd);
+	hwt_reader__delete(rd);
 	CHECK_EQ(d.errors, 0);
 	return n;
 }
@@ -130,7 +130,7 @@ static void test_good(void)
 	CHECK_EQ(f.st.bad_records + f.st.aux_bad_records, 0);
 	CHECK_EQ(f.r.up->data_tail, 88);
 	CHECK_EQ(f.r.up->aux_tail, 96);
-	CHECK_EQ(hwt_writer__close(f.w), 0);
+	CHECK_EQ(hwt_writer__delete(f.w), 0);
 	f.w = NULL;
 	CHECK_EQ(read_auxtrace(f.path, got, sizeof(got), &len), 1);
 	CHECK_EQ(len, 96);
@@ -221,7 +221,7 @@ static void test_bad_aux_range(void)
 	CHECK_EQ(f.st.aux_bad_records, 5);
 	CHECK_EQ(f.st.aux_bytes, 192 + AUX_SIZE);
 	CHECK_EQ(f.r.up->aux_tail, 192 + AUX_SIZE);
-	CHECK_EQ(hwt_writer__close(f.w), 0);
+	CHECK_EQ(hwt_writer__delete(f.w), 0);
 	f.w = NULL;
 	CHECK_EQ(read_auxtrace(f.path, got, sizeof(got), &len), 2);
 	CHECK_EQ(len, 192 + AUX_SIZE);
@@ -281,7 +281,7 @@ static void test_auxinfo_words(void)
 	CHECK_EQ(info->priv[9], 19200000);	/* the default, not 2^64 - 1 */
 	CHECK_EQ(info->priv[7], 0);		/* the default, not what junk parsed to */
 	CHECK_EQ(info->priv[10], 0x2a);
-	hwt_pmu__close(ev.pmu);
+	hwt_pmu__delete(ev.pmu);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	CHECK_EQ(system(cmd), 0);
 }

@@ -159,7 +159,7 @@ static void test_tracing_data(void)
 {
 	static const uint8_t head[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g',
 					'0', '.', '6', 0, 0, 8, 0, 0x10, 0, 0 };
-	/* the data record types of DESIGN.md 7, each one event (not the framing/summary ones) */
+	/* the data record types of design.rst 7, each one event (not the framing/summary ones) */
 	static const char *const want[] = {
 		"cxl_hmu_unit", "i915_oa_report", "i915_oa_lost", "panthor_block",
 	};

@@ -3,7 +3,7 @@
  * test_writer.c - the perf.data writer, byte by byte.
  *
  * Every expected offset is computed here from the layout perf 6.1 reads
- * (DESIGN.md 3, reference/stock-perf-behaviour.md 1), not asked of the writer.
+ * (design.rst 3), not asked of the writer.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -99,7 +99,7 @@ static void check_string(size_t off, const char *s)
 
 static void test_file_mode(void)
 {
-	struct hwt_writer *w = hwt_writer__open(path, false);
+	struct hwt_writer *w = hwt_writer__new(path, false);
 	struct perf_event_header round = { .type = HWT_REC_FINISHED_ROUND, .size = 8 };
 	struct hwt_auxtrace at = { .offset = 0x1000, .reference = 77, .idx = 0, .tid = 5,
 				   .cpu = 3 };
@@ -127,7 +127,7 @@ static void test_file_mode(void)
 	/* too late for attrs */
 	CHECK_EQ(hwt_writer__add_attr(w, &(struct hwt_writer_attr){ 0 }), -1);
 	CHECK_EQ(errno, EBUSY);
-	CHECK_EQ(hwt_writer__close(w), 0);
+	CHECK_EQ(hwt_writer__delete(w), 0);
 	load();
 
 	/* header: ids arrays at 104 (16 + 8 bytes), attrs at 128 (2 x 144), data at 416 */
@@ -240,7 +240,7 @@ static void test_file_mode(void)
 
 static void test_pipe_mode(void)
 {
-	struct hwt_writer *w = hwt_writer__open(path, true);
+	struct hwt_writer *w = hwt_writer__new(path, true);
 	struct perf_event_header round = { .type = HWT_REC_FINISHED_ROUND, .size = 8 };
 	struct hwt_auxtrace at = { .offset = 8, .tid = UINT32_MAX };
 	const char td[13] = "tracing-data";	/* 12 chars + NUL */
@@ -256,7 +256,7 @@ static void test_pipe_mode(void)
 	/* features can no longer be sent */
 	CHECK_EQ(hwt_writer__set_feature_string(w, HWT_FEAT_ARCH, "x"), -1);
 	CHECK_EQ(errno, EBUSY);
-	CHECK_EQ(hwt_writer__close(w), 0);
+	CHECK_EQ(hwt_writer__delete(w), 0);
 	load();
 
 	CHECK(file_len > 16 && !memcmp(file, "PERFILE2", 8));
@@ -304,7 +304,7 @@ static void test_pipe_mode(void)
 /* No records, no named events: a valid empty file with only what was set. */
 static void test_empty_and_explicit(void)
 {
-	struct hwt_writer *w = hwt_writer__open(path, false);
+	struct hwt_writer *w = hwt_writer__new(path, false);
 	struct hwt_writer_attr a = { .ids = ids1, .nr_ids = 1, .name = "gen" };
 	const uint8_t desc[8] = { 0 };
 
@@ -315,7 +315,7 @@ static void test_empty_and_explicit(void)
 	/* an EVENT_DESC given by the caller replaces the generated one */
 	CHECK_EQ(hwt_writer__set_feature(w, HWT_FEAT_EVENT_DESC, desc, sizeof(desc)), 0);
 	CHECK_EQ(hwt_writer__set_feature(w, HWT_FEAT_MAX, desc, 1), -1);
-	CHECK_EQ(hwt_writer__close(w), 0);
+	CHECK_EQ(hwt_writer__delete(w), 0);
 	load();
 	CHECK_EQ(u64at(24), 112);		/* after the 8-byte ids array */
 	CHECK_EQ(u64at(32), 144);
@@ -334,22 +334,22 @@ static void test_errors(void)
 	struct perf_event_header bad = { .type = HWT_REC_FINISHED_ROUND, .size = 4 };
 
 	errno = 0;
-	CHECK(hwt_writer__open("/nonexistent-dir/x/perf.data", false) == NULL);
+	CHECK(hwt_writer__new("/nonexistent-dir/x/perf.data", false) == NULL);
 	CHECK_EQ(errno, ENOENT);
-	w = hwt_writer__open(path, false);
+	w = hwt_writer__new(path, false);
 	CHECK(w != NULL);
 	if (!w)
 		return;
 	CHECK_EQ(hwt_writer__write(w, &bad), -1);
 	CHECK_EQ(errno, EINVAL);
-	CHECK_EQ(hwt_writer__close(w), 0);
+	CHECK_EQ(hwt_writer__delete(w), 0);
 	/* a full disk is reported at close at the latest */
-	w = hwt_writer__open("/dev/full", false);
+	w = hwt_writer__new("/dev/full", false);
 	if (w) {
 		struct perf_event_header round = { .type = HWT_REC_FINISHED_ROUND, .size = 8 };
 
 		hwt_writer__write(w, &round);
-		CHECK_EQ(hwt_writer__close(w), -1);
+		CHECK_EQ(hwt_writer__delete(w), -1);
 		CHECK_EQ(errno, ENOSPC);
 	}
 }

@@ -115,7 +115,6 @@ static inline void hwt_emit__record(const struct hwt_emit *e, const struct hwt_r
  * @name:	name for `--type` ("cxl-hmu", "panthor", "i915-oa")
  * @dump_title:	as in perf's ". ... %s data: size %zu bytes" ("CXL_HMU")
  * @dump_align:	the size in that line is rounded down to this many bytes (1: as is)
- * @options:	NULL-terminated option keys the decoder reads (for `decode`)
  * @auxtrace_type: the AUXTRACE_INFO type it carries (for raw decode and synth)
  * @record_types: NULL-terminated record types it emits
  * @match:	true if the stream is this decoder's (type, PMU name, priv)
@@ -135,7 +134,6 @@ struct hwt_decoder_ops {
 	const char *name;
 	const char *dump_title;
 	uint32_t dump_align;
-	const char *const *options;
 	uint32_t auxtrace_type;
 	const struct hwt_record_type *const *record_types;
 	bool (*match)(const struct hwt_aux_ctx *ctx);
@@ -147,9 +145,6 @@ struct hwt_decoder_ops {
 	void (*finish)(void *state, const struct hwt_emit *emit);
 	void (*free)(void *state);
 };
-
-/* Every decoder, NULL-terminated (decoders/decoders.c). */
-extern const struct hwt_decoder_ops *const hwt_decoders[];
 
 /* Decoder by --type name, or NULL. */
 const struct hwt_decoder_ops *hwt_decoder__find(const char *name);

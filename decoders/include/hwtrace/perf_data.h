@@ -65,7 +65,7 @@ enum hwt_feature {
 	HWT_FEAT_MAX = 256,
 };
 
-/* auxtrace types: perf's enum auxtrace_type, and ours (DESIGN.md 4). */
+/* auxtrace types: perf's enum auxtrace_type, and ours (design.rst 4). */
 #define HWT_AUXTRACE_HISI_PTT	6
 #define HWT_AUXTRACE_CXL_HMU	7	/* RFC; collides with upstream VPA_DTL */
 #define HWT_AUXTRACE_PANTHOR	0x48570001u
@@ -202,7 +202,7 @@ struct hwt_reader_stats {
 };
 
 /**
- * hwt_reader__open - open a perf.data file or stream
+ * hwt_reader__new - open a perf.data file or stream
  * @path:	file name, or "-" for standard input
  * @diag:	where problems go and where bytes are counted; must outlive the
  *		reader; diag->file is set to @path if NULL
@@ -211,12 +211,12 @@ struct hwt_reader_stats {
  * Returns NULL on failure after reporting why through @diag (not a perf.data,
  * cannot open, header cut).
  */
-struct hwt_reader *hwt_reader__open(const char *path, struct hwt_diag *diag);
+struct hwt_reader *hwt_reader__new(const char *path, struct hwt_diag *diag);
 
 /**
- * hwt_reader__open_fd - like hwt_reader__open() on an open fd (not closed)
+ * hwt_reader__new_fd - like hwt_reader__new() on an open fd (not closed)
  */
-struct hwt_reader *hwt_reader__open_fd(int fd, const char *name, struct hwt_diag *diag);
+struct hwt_reader *hwt_reader__new_fd(int fd, const char *name, struct hwt_diag *diag);
 
 /**
  * hwt_reader__next - read the next record
@@ -244,9 +244,9 @@ int hwt_reader__next(struct hwt_reader *r, struct hwt_event *ev);
 ssize_t hwt_reader__payload(struct hwt_reader *r, const void **ptr);
 
 /**
- * hwt_reader__close - free the reader and everything it returned
+ * hwt_reader__delete - free the reader and everything it returned
  */
-void hwt_reader__close(struct hwt_reader *r);
+void hwt_reader__delete(struct hwt_reader *r);
 
 /* What the file header and feature sections said. */
 bool hwt_reader__is_pipe(const struct hwt_reader *r);
@@ -285,13 +285,13 @@ struct hwt_writer_attr {
 struct hwt_writer;
 
 /**
- * hwt_writer__open - start a perf.data file
+ * hwt_writer__new - start a perf.data file
  * @path:	file name, or "-" for standard output in pipe mode
  * @pipe:	write pipe mode (HEADER_ATTR etc. records) even to a file
  *
  * Returns NULL and sets errno on failure.
  */
-struct hwt_writer *hwt_writer__open(const char *path, bool pipe);
+struct hwt_writer *hwt_writer__new(const char *path, bool pipe);
 
 /**
  * hwt_writer__add_attr - declare an event; call before writing any record
@@ -331,12 +331,12 @@ int hwt_writer__write_auxtrace(struct hwt_writer *w, const struct hwt_auxtrace *
 			       const void *payload, size_t size);
 
 /**
- * hwt_writer__close - write features and the final header; free @w
+ * hwt_writer__delete - write features and the final header; free @w
  *
  * Returns 0 or -1 with errno set.  Pipe mode writes attrs, features and
  * tracing data as HEADER_* records before the first record, so set them all
  * before the first hwt_writer__write*() call.
  */
-int hwt_writer__close(struct hwt_writer *w);
+int hwt_writer__delete(struct hwt_writer *w);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tracepoint.h - record types as tracepoint-style events (DESIGN.md 5).
+ * tracepoint.h - record types as tracepoint-style events (design.rst 5).
  *
  * inject hands decoded records to stock perf as PERF_RECORD_SAMPLEs of
  * made-up tracepoints in system "hwtrace".  Everything here is derived from a

@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * session.c - read a container, route AUX payloads to decoders, feed a sink.
+ *
+ * The session owns the streams (one per AUXTRACE_INFO), pulls each AUXTRACE
+ * payload from the reader in pieces and hands them to the stream's decoder.
+ * A decoder consumes whole units only; what it leaves is carried over and
+ * prepended to the next piece, so memory stays bounded by the largest unit,
+ * not by the chunk.  It knows no device and prints nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "hwtrace/decoder.h"
+#include "hwtrace/device.h"
+
+#define MAX_STREAMS	64
+#define MAX_PRIV	64
+#define MAX_CPUS	4096
+#define MAX_CARRY	(64u << 20)	/* a unit larger than this is not plausible */
+#define RAW_WINDOW	(4u << 20)
+
+struct stream_state {
+	struct hwt_stream s;
+	uint64_t priv[MAX_PRIV];
+	void *dec;
+	uint64_t *last_time;	/* per cpu: time of the latest PERF_RECORD_AUX */
+	uint64_t any_time;	/* the latest, whatever its cpu (no PERF_SAMPLE_CPU) */
+	bool warned_no_decoder;
+};
+
+struct session {
+	const struct hwt_session_opts *o;
+	const struct hwt_sink *sink;
+	struct hwt_diag *diag;
+	struct hwt_reader *r;
+	struct stream_state *streams[MAX_STREAMS];
+	uint32_t nstreams;
+	uint8_t *carry;
+	size_t carry_cap;
+};
+
+static void session_emit(void *ctx, const struct hwt_record *rec)
+{
+	const struct hwt_sink *sink = ctx;
+
+	if (sink->record)
+		sink->record(sink->ctx, rec);
+}
+
+static struct hwt_emit stream_emit(struct session *ss, struct stream_state *st)
+{
+	return (struct hwt_emit){
+		.record = session_emit,
+		.ctx = (void *)ss->sink,
+		.diag = ss->diag,
+		.stream = st->s.idx,
+	};
+}
+
+static struct stream_state *stream_new(struct session *ss, uint64_t offset)
+{
+	struct stream_state *st;
+
+	if (ss->nstreams == MAX_STREAMS) {
+		hwt_diag__error(ss->diag, offset, "PERF_RECORD_AUXTRACE_INFO",
+				"more than %d AUX streams; this one is ignored", MAX_STREAMS);
+		return NULL;
+	}
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return NULL;
+	st->s.idx = ss->nstreams;
+	st->s.info_offset = offset;
+	st->s.ctx.priv = st->priv;
+	st->s.ctx.opts = ss->o->opts;
+	st->s.ctx.nopts = ss->o->nopts;
+	st->s.ctx.no_summary = ss->o->no_summary;
+	st->s.ctx.summary_only = ss->o->summary_only;
+	ss->streams[ss->nstreams++] = st;
+	return st;
+}
+
+/* Create the decoder state for a stream whose ctx is filled in. */
+static void stream_start(struct session *ss, struct stream_state *st)
+{
+	struct hwt_aux_ctx *ctx = &st->s.ctx;
+
+	if (!st->s.ops)
+		st->s.ops = hwt_decoder__match(ctx);
+	if (st->s.ops && !ss->o->no_decode) {
+		st->dec = st->s.ops->new(ctx, ss->diag);
+		if (!st->dec)
+			hwt_diag__error(ss->diag, st->s.info_offset, "PERF_RECORD_AUXTRACE_INFO",
+					"%s decoder could not start for this stream; "
+					"its payloads are skipped", st->s.ops->name);
+	}
+	if (ss->sink->stream)
+		ss->sink->stream(ss->sink->ctx, &st->s);
+}
+
+static void on_auxtrace_info(struct session *ss, const struct hwt_event *ev)
+{
+	const struct hwt_auxtrace_info *info = (const void *)ev->hdr;
+	struct stream_state *st;
+	uint32_t npriv;
+
+	if (ev->hdr->size < sizeof(*info)) {
+		hwt_diag__error(ss->diag, ev->offset, "PERF_RECORD_AUXTRACE_INFO",
+				"record of %u bytes is smaller than its %zu-byte header",
+				ev->hdr->size, sizeof(*info));
+		return;
+	}
+	st = stream_new(ss, ev->offset);
+	if (!st)
+		return;
+	npriv = (ev->hdr->size - sizeof(*info)) / sizeof(uint64_t);
+	if (npriv > MAX_PRIV)
+		npriv = MAX_PRIV;
+	memcpy(st->priv, info->priv, npriv * sizeof(uint64_t));
+	st->s.ctx.auxtrace_type = info->type;
+	st->s.ctx.npriv = npriv;
+	if (npriv) {
+		uint32_t pmu_type = (uint32_t)st->priv[0];
+
+		st->s.ctx.attr = hwt_reader__attr_by_type(ss->r, pmu_type);
+		st->s.ctx.pmu_name = hwt_reader__pmu_name(ss->r, pmu_type);
+		if (!st->s.ctx.pmu_name && st->s.ctx.attr)
+			st->s.ctx.pmu_name = st->s.ctx.attr->name;
+	}
+	stream_start(ss, st);
+}
+
+/* The stream a PERF_RECORD_AUX belongs to: the one whose PMU type is its attr's. */
+static struct stream_state *stream_of_attr(struct session *ss, const struct hwt_attr *attr)
+{
+	for (uint32_t i = 0; i < ss->nstreams; i++) {
+		struct stream_state *st = ss->streams[i];
+
+		if (attr && st->s.ctx.npriv && attr->attr.type == (uint32_t)st->priv[0])
+			return st;
+	}
+	return ss->nstreams == 1 ? ss->streams[0] : NULL;
+}
+
+static void on_aux(struct session *ss, const struct hwt_event *ev)
+{
+	const struct hwt_aux *aux = (const void *)ev->hdr;
+	struct stream_state *st;
+
+	if (ev->hdr->size < sizeof(*aux))
+		return;		/* the reader already reported it */
+	st = stream_of_attr(ss, ev->attr);
+	if (!st)
+		return;
+	st->s.aux_records++;
+	st->s.aux_bytes += aux->aux_size;
+	for (int bit = 0; bit < 4; bit++)
+		if (aux->flags & (1u << bit))
+			st->s.aux_flags[bit]++;
+	if (aux->flags & PERF_AUX_FLAG_TRUNCATED)
+		st->s.aux_lost_bytes += aux->aux_size;
+	if (ev->sid.valid & PERF_SAMPLE_TIME)
+		st->any_time = ev->sid.time;
+	if ((ev->sid.valid & PERF_SAMPLE_TIME) && (ev->sid.valid & PERF_SAMPLE_CPU) &&
+	    ev->sid.cpu < MAX_CPUS) {
+		if (!st->last_time)
+			st->last_time = calloc(MAX_CPUS, sizeof(uint64_t));
+		if (st->last_time)
+			st->last_time[ev->sid.cpu] = ev->sid.time;
+	}
+}
+
+static bool carry_reserve(struct session *ss, size_t need)
+{
+	uint8_t *p;
+	size_t cap = ss->carry_cap ? ss->carry_cap : 1 << 16;
+
+	if (need <= ss->carry_cap)
+		return true;
+	while (cap < need)
+		cap *= 2;
+	p = realloc(ss->carry, cap);
+	if (!p)
+		return false;
+	ss->carry = p;
+	ss->carry_cap = cap;
+	return true;
+}
+
+/*
+ * Feed @n bytes at @p (file offset @off) to @st's decoder, with what the last
+ * call left in the carry buffer in front.  Returns the new carry length.
+ */
+static size_t feed(struct session *ss, struct stream_state *st, struct hwt_chunk *c,
+		   size_t carried, const uint8_t *p, size_t n, uint64_t off)
+{
+	struct hwt_emit emit = stream_emit(ss, st);
+	size_t used, left;
+
+	if (carried) {
+		if (carried + n > MAX_CARRY || !carry_reserve(ss, carried + n)) {
+			hwt_diag__error(ss->diag, off - carried, "AUX payload",
+					"decoder %s needs more than %u MiB for one unit; "
+					"%zu bytes skipped", st->s.ops->name, MAX_CARRY >> 20,
+					carried);
+			ss->diag->bytes.skipped += carried;
+			carried = 0;
+		} else {
+			if (n)
+				memcpy(ss->carry + carried, p, n);
+			p = ss->carry;
+			n += carried;
+			off -= carried;
+		}
+	}
+	c->data = p;
+	c->size = n;
+	c->file_offset = off;
+	used = st->s.ops->decode(st->dec, c, &emit);
+	if (used > n)
+		used = n;
+	c->first = false;
+	left = n - used;
+	if (!left)
+		return 0;
+	if (c->last) {
+		/* the decoder must take everything at the end; account for it if not */
+		ss->diag->bytes.skipped += left;
+		return 0;
+	}
+	if (!carry_reserve(ss, left)) {
+		ss->diag->bytes.skipped += left;
+		return 0;
+	}
+	memmove(ss->carry, p + used, left);
+	return left;
+}
+
+static void on_auxtrace(struct session *ss, const struct hwt_event *ev)
+{
+	const struct hwt_auxtrace *at = (const void *)ev->hdr;
+	struct stream_state *st = ss->nstreams ? ss->streams[ss->nstreams - 1] : NULL;
+	struct hwt_chunk c = { .first = true };
+	uint64_t pulled = 0, base;
+	size_t carried = 0;
+	const void *p;
+	ssize_t n;
+
+	if (ev->hdr->size < sizeof(*at))
+		return;		/* the reader already reported it */
+	if (!st) {
+		hwt_diag__error(ss->diag, ev->offset, "PERF_RECORD_AUXTRACE",
+				"AUX data with no PERF_RECORD_AUXTRACE_INFO before it; "
+				"%llu payload bytes skipped",
+				(unsigned long long)ev->payload_size);
+		return;
+	}
+	st->s.chunks++;
+	st->s.bytes += ev->payload_size;
+	if (!st->dec) {
+		if (!st->s.ops && !st->warned_no_decoder && !ss->o->no_decode) {
+			hwt_diag__warn(ss->diag, ev->offset, "PERF_RECORD_AUXTRACE",
+				       "no decoder for auxtrace type %u (PMU %s); payloads skipped",
+				       st->s.ctx.auxtrace_type,
+				       st->s.ctx.pmu_name ? st->s.ctx.pmu_name : "unknown");
+			st->warned_no_decoder = true;
+		}
+		return;		/* unpulled payload is counted skipped by the reader */
+	}
+	c.cpu = (int32_t)at->cpu;
+	c.tid = (int32_t)at->tid;
+	c.aux = at;
+	c.time = st->any_time;
+	if (st->last_time && at->cpu < MAX_CPUS && st->last_time[at->cpu])
+		c.time = st->last_time[at->cpu];
+	base = ev->offset + ev->hdr->size;
+	if (ss->sink->chunk)
+		ss->sink->chunk(ss->sink->ctx, &st->s, &c, ev->payload_size);
+	if (!ev->payload_size)
+		return;
+	while ((n = hwt_reader__payload(ss->r, &p)) > 0) {
+		c.last = pulled + n >= ev->payload_size;
+		carried = feed(ss, st, &c, carried, p, n, base + pulled);
+		pulled += n;
+	}
+	if (carried) {
+		/* the payload was cut: let the decoder see (and account for) the rest */
+		c.last = true;
+		feed(ss, st, &c, carried, NULL, 0, base + pulled);
+	}
+}
+
+static void session_finish(struct session *ss)
+{
+	const struct hwt_stream *list[MAX_STREAMS];
+
+	for (uint32_t i = 0; i < ss->nstreams; i++) {
+		struct stream_state *st = ss->streams[i];
+
+		if (st->dec && st->s.ops->finish) {
+			struct hwt_emit emit = stream_emit(ss, st);
+
+			st->s.ops->finish(st->dec, &emit);
+		}
+		list[i] = &st->s;
+	}
+	if (ss->sink->end)
+		ss->sink->end(ss->sink->ctx, list, ss->nstreams, ss->r);
+}
+
+static void session_free(struct session *ss)
+{
+	for (uint32_t i = 0; i < ss->nstreams; i++) {
+		struct stream_state *st = ss->streams[i];
+
+		if (st->dec && st->s.ops->free)
+			st->s.ops->free(st->dec);
+		free(st->last_time);
+		free(st);
+	}
+	free(ss->carry);
+}
+
+static int session_status(const struct hwt_diag *diag)
+{
+	return diag->errors ? 1 : 0;
+}
+
+/* First bytes of a regular file, to tell perf.data from other inputs. */
+static ssize_t peek(const char *path, uint8_t *head, size_t n)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t got;
+
+	if (fd < 0)
+		return -1;
+	got = pread(fd, head, n, 0);
+	close(fd);
+	return got;
+}
+
+static const struct hwt_decoder_ops *probe_raw(const char *path)
+{
+	uint8_t head[4096];
+	ssize_t n;
+
+	if (!strcmp(path, "-"))
+		return NULL;
+	n = peek(path, head, sizeof(head));
+	if (n < 8 || !memcmp(head, "PERFILE2", 8) || !memcmp(head, "2ELIFREP", 8))
+		return NULL;
+	for (const struct hwt_device *const *d = hwt_devices; *d; d++)
+		if ((*d)->decoder->probe && (*d)->decoder->probe(head, n))
+			return (*d)->decoder;
+	return NULL;
+}
+
+int hwt_session__run(const char *path, const struct hwt_session_opts *o,
+		     const struct hwt_sink *sink, struct hwt_diag *diag)
+{
+	const struct hwt_decoder_ops *raw = probe_raw(path);
+	struct session ss = { .o = o, .sink = sink, .diag = diag };
+	struct hwt_event ev;
+	int ret;
+
+	if (raw) {
+		struct hwt_session_opts ro = *o;
+
+		ro.raw_type = raw->name;
+		return hwt_session__run_raw(path, &ro, sink, diag);
+	}
+	if (!diag->file)
+		diag->file = path;
+	ss.r = hwt_reader__new(path, diag);
+	if (!ss.r)
+		return -1;
+	while ((ret = hwt_reader__next(ss.r, &ev)) > 0) {
+		if (sink->event)
+			sink->event(sink->ctx, ss.r, &ev);
+		switch (ev.hdr->type) {
+		case HWT_REC_AUXTRACE_INFO:
+			on_auxtrace_info(&ss, &ev);
+			break;
+		case HWT_REC_AUXTRACE:
+			on_auxtrace(&ss, &ev);
+			break;
+		case PERF_RECORD_AUX:
+			on_aux(&ss, &ev);
+			break;
+		default:
+			break;
+		}
+	}
+	session_finish(&ss);
+	session_free(&ss);
+	hwt_reader__delete(ss.r);
+	return ret < 0 ? 1 : session_status(diag);
+}
+
+/*
+ * Decode a regular file through a sliding read-only mapping instead of read()
+ * and the carry buffer: no copy, and what the decoder leaves is simply mapped
+ * again.  The pieces are exactly the ones the read() loop below hands over
+ * (windows of RAW_WINDOW bytes, each extended back to the first unconsumed
+ * byte), because decoders such as CXL HMU resynchronise at piece ends.
+ * Returns false, having decoded nothing, when the file cannot be mapped.
+ */
+static bool raw_mapped(struct session *ss, struct stream_state *st, struct hwt_chunk *c, int fd,
+		       uint64_t total)
+{
+	uint64_t pos = 0, end = 0, page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	while (!c->last) {
+		struct hwt_emit emit = stream_emit(ss, st);
+		uint64_t have = total - end < RAW_WINDOW ? total - end : RAW_WINDOW;
+		uint64_t start;
+		size_t len, used, n;
+		uint8_t *map;
+
+		if (!have && pos == end)
+			break;
+		if (pos < end && end - pos + have > MAX_CARRY) {
+			hwt_diag__error(ss->diag, pos, "AUX payload",
+					"decoder %s needs more than %u MiB for one unit; "
+					"%llu bytes skipped", st->s.ops->name, MAX_CARRY >> 20,
+					(unsigned long long)(end - pos));
+			ss->diag->bytes.skipped += end - pos;
+			pos = end;
+		}
+		end += have;
+		c->last = have < RAW_WINDOW;	/* a short read: end of file */
+		/*
+		 * Touching a mapping past a file's end is SIGBUS: if the file
+		 * shrank since we sized it, say so and stop instead.  (Only a
+		 * truncation between this check and the decode can still fault.)
+		 */
+		{
+			struct stat sb = { 0 };
+
+			if (fstat(fd, &sb) || (uint64_t)sb.st_size < end) {
+				hwt_diag__error(ss->diag, pos, "file",
+						"file shrank while being read (now %llu bytes, "
+						"%llu expected); the rest is lost",
+						(unsigned long long)sb.st_size,
+						(unsigned long long)total);
+				ss->diag->bytes.lost += total - pos;
+				break;
+			}
+		}
+		start = pos & ~(page - 1);
+		len = end - start;
+		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, start);
+		if (map == MAP_FAILED) {
+			if (c->first)	/* nothing decoded yet: read() it instead */
+				return false;
+			hwt_diag__error(ss->diag, pos, "file", "mmap failed: %s", strerror(errno));
+			ss->diag->bytes.skipped += total - pos;
+			break;
+		}
+		madvise(map, len, MADV_SEQUENTIAL);
+		n = end - pos;
+		c->data = map + (pos - start);
+		c->size = n;
+		c->file_offset = pos;
+		used = st->s.ops->decode(st->dec, c, &emit);
+		munmap(map, len);
+		if (used > n)
+			used = n;
+		c->first = false;
+		if (c->last)	/* the decoder must take everything at the end */
+			ss->diag->bytes.skipped += n - used;
+		pos += used;
+	}
+	st->s.bytes = total;
+	return true;
+}
+
+int hwt_session__run_raw(const char *path, const struct hwt_session_opts *o,
+			 const struct hwt_sink *sink, struct hwt_diag *diag)
+{
+	const struct hwt_decoder_ops *ops = hwt_decoder__find(o->raw_type ? o->raw_type : "");
+	struct session ss = { .o = o, .sink = sink, .diag = diag };
+	struct hwt_chunk c = { .first = true, .cpu = -1, .tid = -1 };
+	struct stream_state *st;
+	uint64_t off = 0, total = 0;
+	size_t carried = 0;
+	struct stat sb;
+	uint8_t *buf;
+	int fd, nprivs;
+	bool eof = false;
+
+	if (!diag->file)
+		diag->file = path;
+	if (!ops) {
+		hwt_diag__error(diag, 0, "decode", "unknown payload type '%s'",
+				o->raw_type ? o->raw_type : "");
+		return -1;
+	}
+	fd = strcmp(path, "-") ? open(path, O_RDONLY) : dup(STDIN_FILENO);
+	if (fd < 0) {
+		hwt_diag__error(diag, 0, "file", "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode))
+		total = sb.st_size;
+	buf = malloc(RAW_WINDOW);
+	st = stream_new(&ss, 0);
+	if (!buf || !st) {
+		close(fd);
+		free(buf);
+		session_free(&ss);
+		return -1;
+	}
+	st->s.ops = ops;
+	st->s.ctx.raw = true;
+	st->s.ctx.auxtrace_type = ops->auxtrace_type;
+	nprivs = ops->ctx_from_opts ? ops->ctx_from_opts(&st->s.ctx, st->priv, MAX_PRIV, diag) : 0;
+	if (nprivs < 0) {
+		close(fd);
+		free(buf);
+		session_free(&ss);
+		return -1;
+	}
+	st->s.ctx.npriv = nprivs;
+	stream_start(&ss, st);
+	st->s.chunks = 1;
+	if (sink->chunk && st->dec)
+		sink->chunk(sink->ctx, &st->s, &c, total);
+	if (st->dec && total && raw_mapped(&ss, st, &c, fd, total))
+		eof = true;
+	while (!eof && st->dec) {
+		size_t have = 0;
+
+		/* fill the window so a decoder sees whole units most of the time */
+		while (have < RAW_WINDOW) {
+			ssize_t n = read(fd, buf + have, RAW_WINDOW - have);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				hwt_diag__error(diag, off + have, "file", "read failed: %s",
+						strerror(errno));
+				eof = true;
+				break;
+			}
+			if (n == 0) {
+				eof = true;
+				break;
+			}
+			have += n;
+		}
+		if (!have && !carried)
+			break;
+		c.last = eof;
+		st->s.bytes += have;
+		carried = feed(&ss, st, &c, carried, buf, have, off);
+		off += have;
+	}
+	close(fd);
+	free(buf);
+	session_finish(&ss);
+	session_free(&ss);
+	return session_status(diag);
+}

@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cxl_hmu.c - CXL Hotness Monitoring Unit hotlist decoder (design.rst 4.1).
+ *
+ * The RFC driver drains the device hotlist into the AUX buffer as packets:
+ * u64 hdr0 (bits 15:0 entries, 23:16 counter width), u64 hdr1 = 0xdeadbeef,
+ * then the entries, each (unit << width) | count, little-endian.  A packet
+ * never straddles an AUXTRACE record, so parsing restarts at each record.
+ *
+ * The session hands a record's payload in pieces; decode() consumes whole
+ * packets only, except when a single packet is larger than the piece: then
+ * its entries are decoded as they arrive and the rest is expected in the
+ * next piece (the only case where entries of a packet that later turns out
+ * truncated have already been emitted).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwtrace/cxl_hmu.h"
+#include "le.h"
+
+#define HMU_RT			"cxl_hmu packet"
+#define HMU_OPT_RT		"cxl_hmu options"
+#define HMU_DEFAULT_GRANUAL	12
+#define HMU_DEFAULT_TOP		10
+#define HMU_MAX_TOP		1000000
+#define HMU_HASH_MIN_BITS	12
+#define HMU_HASH_MAX_BITS	21	/* 2^21 slots * 24 bytes = 48 MiB at most */
+#define HMU_MAX_DISTINCT	(1u << 20)	/* keeps the load factor <= 1/2 */
+#define HMU_HASH_MUL		0x9e3779b97f4a7c15ULL	/* Fibonacci hashing */
+#define HMU_PREFETCH		16	/* entries ahead: hides a DRAM miss */
+
+/* Aggregation slot: key is unit + 1 (never 0: unit < 2^63), 0 marks an empty slot. */
+struct hmu_slot {
+	uint64_t key;
+	uint64_t total;
+	uint64_t reports;
+};
+
+struct hmu_state {
+	char pmu[64];
+	uint32_t granual;
+	uint32_t width_opt;	/* 0: use each header's counter width */
+	uint32_t top;		/* 0: no ranking, no hash table */
+	bool has_hdm;
+	struct hwt_cxl_hdm hdm;
+
+	/* position in the current AUXTRACE record */
+	bool bad;		/* lost packet framing: skip to the next record */
+	uint32_t remain;	/* entries still due of a packet larger than a piece */
+	uint32_t claimed;
+	uint32_t cur_width;
+	uint64_t pkt_offset;
+
+	/* totals */
+	uint64_t packets;
+	uint64_t units;
+	uint64_t bad_packets;
+	uint64_t others;
+	uint32_t last_width;
+	bool width_warned;
+	bool cap_warned;
+
+	/* unit -> total count, open addressing with linear probing */
+	struct hmu_slot *tab;
+	uint32_t tab_bits;
+	uint64_t used;
+
+	struct hwt_cxl_hmu_unit rec;	/* reused for every entry */
+};
+
+/* --- record types ---------------------------------------------------------- */
+
+static const struct hwt_field unit_fields[] = {
+	HWT_FIELD(struct hwt_cxl_hmu_unit, cpu, HWT_FT_U32, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_unit, time, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_unit, pmu, HWT_FT_STR, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_unit, unit, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_unit, count, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_unit, counter_width, HWT_FT_U32, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_unit, dpa, HWT_FT_U64, HWT_FH_HEX),
+	HWT_FIELD_OPT(struct hwt_cxl_hmu_unit, hpa, HWT_FT_U64, HWT_FH_HEX, has_hpa),
+	{ .name = "raw", .type = HWT_FT_U64, .offset = offsetof(struct hwt_cxl_hmu_unit, raw),
+	  .hint = HWT_FH_HEX, .flags = HWT_FF_NODUMP },
+};
+
+const struct hwt_record_type hwt_rt_cxl_hmu_unit = {
+	.name = "cxl_hmu_unit",
+	.id = 1001,
+	.fields = unit_fields,
+	.nfields = sizeof(unit_fields) / sizeof(unit_fields[0]),
+	.dump_fmt = "{raw:016x}",	/* the RFC tool prints each entry as %016lx */
+	.kind = HWT_RK_DATA,
+};
+
+static const struct hwt_field packet_fields[] = {
+	HWT_FIELD(struct hwt_cxl_hmu_packet, cpu, HWT_FT_U32, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_packet, units, HWT_FT_U32, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_packet, counter_width, HWT_FT_U32, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_packet, hdr0, HWT_FT_U64, HWT_FH_HEX),
+	HWT_FIELD(struct hwt_cxl_hmu_packet, hdr1, HWT_FT_U64, HWT_FH_HEX),
+};
+
+const struct hwt_record_type hwt_rt_cxl_hmu_packet = {
+	.name = "cxl_hmu_packet",
+	.id = 1002,
+	.fields = packet_fields,
+	.nfields = sizeof(packet_fields) / sizeof(packet_fields[0]),
+	/* byte-identical to the RFC perf tool's cxl_hmu_dump() */
+	.dump_fmt = "Header 0: units: {units:x} counter_width {counter_width:x}\n"
+		    "Header 1 : {hdr1:x}",
+	.kind = HWT_RK_FRAMING,
+};
+
+static const struct hwt_field summary_fields[] = {
+	HWT_FIELD(struct hwt_cxl_hmu_summary, pmu, HWT_FT_STR, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_summary, packets, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_summary, units, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_summary, bad_packets, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_summary, distinct_units, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_summary, others, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_summary, counter_width, HWT_FT_U32, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_summary, hotness_granual, HWT_FT_U32, HWT_FH_DEC),
+};
+
+const struct hwt_record_type hwt_rt_cxl_hmu_summary = {
+	.name = "cxl_hmu_summary",
+	.id = 1003,
+	.fields = summary_fields,
+	.nfields = sizeof(summary_fields) / sizeof(summary_fields[0]),
+	.kind = HWT_RK_SUMMARY,
+};
+
+static const struct hwt_field hot_fields[] = {
+	HWT_FIELD(struct hwt_cxl_hmu_hot, rank, HWT_FT_U32, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_hot, unit, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_hot, dpa, HWT_FT_U64, HWT_FH_HEX),
+	HWT_FIELD_OPT(struct hwt_cxl_hmu_hot, hpa, HWT_FT_U64, HWT_FH_HEX, has_hpa),
+	HWT_FIELD(struct hwt_cxl_hmu_hot, total_count, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_cxl_hmu_hot, reports, HWT_FT_U64, HWT_FH_DEC),
+};
+
+const struct hwt_record_type hwt_rt_cxl_hmu_hot = {
+	.name = "cxl_hmu_hot",
+	.id = 1004,
+	.fields = hot_fields,
+	.nfields = sizeof(hot_fields) / sizeof(hot_fields[0]),
+	.kind = HWT_RK_SUMMARY,
+};
+
+/* --- helpers --------------------------------------------------------------- */
+
+/* Decimal or 0x hex option value no larger than @max. */
+static bool hmu_opt_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	unsigned int base = 10;
+	uint64_t v = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		unsigned int d;
+
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (base == 16 && (*s | 0x20) >= 'a' && (*s | 0x20) <= 'f')
+			d = (*s | 0x20) - 'a' + 10;
+		else
+			return false;
+		if (d > max || v > (max - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	*out = v;
+	return true;
+}
+
+static bool hmu_name_ok(const char *s)
+{
+	return s && !strncmp(s, "cxl_hmu", 7);
+}
+
+/* Type 7 is also upstream's VPA_DTL, 6 is hisi_ptt (synth --auxtrace-type 6): trust the PMU. */
+static bool hmu_match(const struct hwt_aux_ctx *ctx)
+{
+	if (ctx->auxtrace_type != HWT_AUXTRACE_CXL_HMU &&
+	    ctx->auxtrace_type != HWT_AUXTRACE_HISI_PTT)
+		return false;
+	if (hmu_name_ok(ctx->pmu_name) || (ctx->attr && hmu_name_ok(ctx->attr->name)))
+		return true;
+	if (ctx->auxtrace_type != HWT_AUXTRACE_CXL_HMU)
+		return false;
+	/*
+	 * Raw decode, or a perf.data that names no PMU at all (a cut file has
+	 * lost its feature sections): type 7 is then most likely the RFC's;
+	 * hmu_new() says that it assumed so.
+	 */
+	return ctx->raw || (!ctx->pmu_name && !(ctx->attr && ctx->attr->name));
+}
+
+/* Raw decode: priv[0] is the PMU type, unknown outside perf.data. */
+static int hmu_ctx_from_opts(const struct hwt_aux_ctx *ctx, uint64_t *priv, uint32_t max,
+			     struct hwt_diag *diag)
+{
+	if (max < 1)
+		return 0;
+	priv[0] = 0;
+	return 1;
+}
+
+static void hmu_set_pmu(struct hmu_state *st, const struct hwt_aux_ctx *ctx)
+{
+	const char *name = hwt_aux_ctx__opt(ctx, "pmu");
+	size_t n;
+
+	if (!name)
+		name = ctx->pmu_name;
+	if (!name && ctx->attr)
+		name = ctx->attr->name;
+	if (!name)
+		name = "cxl_hmu";
+	/* an event name carries its terms: "cxl_hmu_mem0.0.0/epoch_type=0,.../" */
+	n = strcspn(name, "/");
+	if (n >= sizeof(st->pmu))
+		n = sizeof(st->pmu) - 1;
+	memcpy(st->pmu, name, n);
+	st->pmu[n] = '\0';
+}
+
+static bool hmu_tab_alloc(struct hmu_state *st, uint32_t bits)
+{
+	struct hmu_slot *old = st->tab, *tab;
+	uint64_t oldn = st->tab ? 1ULL << st->tab_bits : 0;
+
+	tab = calloc(1ULL << bits, sizeof(*tab));
+	if (!tab)
+		return false;
+	st->tab = tab;
+	st->tab_bits = bits;
+	for (uint64_t i = 0; i < oldn; i++) {
+		uint64_t key = old[i].key;
+		uint64_t j, mask = (1ULL << bits) - 1;
+
+		if (!key)
+			continue;
+		j = (key * HMU_HASH_MUL) >> (64 - bits);
+		while (tab[j].key)
+			j = (j + 1) & mask;
+		tab[j] = old[i];
+	}
+	free(old);
+	return true;
+}
+
+/* Add one report of @unit; O(1) expected.  Past the distinct-unit cap new units go to others. */
+static void hmu_account(struct hmu_state *st, uint64_t unit, uint64_t count,
+			uint64_t offset, struct hwt_diag *d)
+{
+	uint64_t key = unit + 1, mask, j;
+	struct hmu_slot *s;
+
+	if (st->used * 2 >= (1ULL << st->tab_bits) && st->tab_bits < HMU_HASH_MAX_BITS)
+		hmu_tab_alloc(st, st->tab_bits + 1);	/* on failure: keep probing the old one */
+	mask = (1ULL << st->tab_bits) - 1;
+	j = (key * HMU_HASH_MUL) >> (64 - st->tab_bits);
+	for (;;) {
+		s = &st->tab[j];
+		if (s->key == key) {
+			s->total += count;
+			if (s->total < count)
+				s->total = UINT64_MAX;
+			s->reports++;
+			return;
+		}
+		if (!s->key)
+			break;
+		j = (j + 1) & mask;
+	}
+	if (st->used >= HMU_MAX_DISTINCT || st->used * 4 >= 3 * (mask + 1)) {
+		st->others++;
+		if (!st->cap_warned) {
+			st->cap_warned = true;
+			hwt_diag__warn(d, offset, "cxl_hmu_unit",
+				       "more than %llu distinct units: further new units "
+				       "are counted as others, not ranked",
+				       (unsigned long long)st->used);
+		}
+		return;
+	}
+	s->key = key;
+	s->total = count;
+	s->reports = 1;
+	st->used++;
+}
+
+static inline void hmu_entries(struct hmu_state *st, const uint8_t *p, uint32_t n,
+			       uint32_t width, uint64_t foff, const struct hwt_emit *emit)
+{
+	struct hwt_cxl_hmu_unit *r = &st->rec;
+	uint64_t mask = width >= 64 ? ~0ULL : (1ULL << width) - 1;
+	uint32_t shift = width >= 64 ? 0 : width;
+
+	r->counter_width = width;
+	for (uint32_t i = 0; i < n; i++, p += 8) {
+		uint64_t raw = hwt_le64(p);
+
+		/* the table outgrows the caches: fetch the slot of a later entry now */
+		if (st->tab && i + HMU_PREFETCH < n) {
+			uint64_t key = (width >= 64 ? 0 : hwt_le64(p + 8 * HMU_PREFETCH) >> shift) + 1;
+
+			__builtin_prefetch(&st->tab[(key * HMU_HASH_MUL) >> (64 - st->tab_bits)], 1);
+		}
+
+		r->raw = raw;
+		/* width 64: every bit is count and the unit is 0 */
+		r->unit = width >= 64 ? 0 : raw >> shift;
+		r->count = raw & mask;
+		r->dpa = r->unit << st->granual;
+		if (st->has_hdm)
+			r->has_hpa = hwt_cxl_hdm__dpa_to_hpa(&st->hdm, r->dpa, &r->hpa);
+		if (st->tab)
+			hmu_account(st, r->unit, r->count, foff + 8ULL * i, emit->diag);
+		hwt_emit__record(emit, &hwt_rt_cxl_hmu_unit, r, foff + 8ULL * i);
+	}
+	st->units += n;
+}
+
+/* --- ops ------------------------------------------------------------------- */
+
+static void *hmu_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
+{
+	struct hmu_state *st = calloc(1, sizeof(*st));
+	const char *s;
+	uint64_t v;
+
+	if (!st) {
+		hwt_diag__error(diag, 0, HMU_OPT_RT, "out of memory");
+		return NULL;
+	}
+	hmu_set_pmu(st, ctx);
+	st->rec.pmu = st->pmu;
+	if (!ctx->raw && !hmu_name_ok(ctx->pmu_name) && !(ctx->attr && hmu_name_ok(ctx->attr->name)))
+		hwt_diag__warn(diag, 0, "PERF_RECORD_AUXTRACE_INFO",
+			       "no PMU name in the file (no PMU_MAPPINGS or EVENT_DESC); auxtrace "
+			       "type 7 decoded as CXL HMU, though it is also upstream's VPA_DTL");
+
+	s = hwt_aux_ctx__opt(ctx, "granual");
+	if (s) {
+		if (!hmu_opt_u64(s, 63, &v)) {
+			hwt_diag__error(diag, 0, HMU_OPT_RT,
+					"granual '%s' is not a number in 0..63 (log2 of unit size)",
+					s);
+			goto fail;
+		}
+		st->granual = (uint32_t)v;
+	} else if (ctx->attr) {
+		/* hotness_granual is config1:32-63 */
+		st->granual = (uint32_t)(ctx->attr->attr.config1 >> 32);
+		if (st->granual > 63) {
+			hwt_diag__error(diag, 0, HMU_OPT_RT,
+					"event's hotness_granual %u is not below 64: use --granual",
+					st->granual);
+			goto fail;
+		}
+	} else {
+		st->granual = HMU_DEFAULT_GRANUAL;
+		hwt_diag__warn(diag, 0, HMU_OPT_RT,
+			       "no event attr: hotness_granual defaults to %u (4 KiB units); "
+			       "use --granual",
+			       HMU_DEFAULT_GRANUAL);
+	}
+
+	s = hwt_aux_ctx__opt(ctx, "width");
+	if (s) {
+		if (!hmu_opt_u64(s, 64, &v) || !v) {
+			hwt_diag__error(diag, 0, HMU_OPT_RT,
+					"width '%s' is not a counter width in 1..64", s);
+			goto fail;
+		}
+		st->width_opt = (uint32_t)v;
+	}
+
+	st->top = HMU_DEFAULT_TOP;
+	s = hwt_aux_ctx__opt(ctx, "top");
+	if (s) {
+		if (!hmu_opt_u64(s, HMU_MAX_TOP, &v)) {
+			hwt_diag__error(diag, 0, HMU_OPT_RT, "top '%s' is not a number in 0..%u",
+					s, HMU_MAX_TOP);
+			goto fail;
+		}
+		st->top = (uint32_t)v;
+	}
+	if (ctx->no_summary)
+		st->top = 0;	/* the ranking is only read by report */
+
+	s = hwt_aux_ctx__opt(ctx, "hdm");
+	if (s) {
+		char err[200];
+
+		if (hwt_cxl_hdm__parse(s, &st->hdm, err, sizeof(err))) {
+			hwt_diag__error(diag, 0, HMU_OPT_RT, "%s", err);
+			goto fail;
+		}
+		st->has_hdm = true;
+	}
+
+	if (st->top && !hmu_tab_alloc(st, HMU_HASH_MIN_BITS)) {
+		hwt_diag__error(diag, 0, HMU_OPT_RT, "out of memory");
+		goto fail;
+	}
+	return st;
+fail:
+	free(st);
+	return NULL;
+}
+
+static size_t hmu_decode(void *state, const struct hwt_chunk *c, const struct hwt_emit *emit)
+{
+	struct hmu_state *st = state;
+	struct hwt_diag dummy = { 0 };
+	struct hwt_diag *d = emit->diag ? emit->diag : &dummy;
+	const uint8_t *p = c->data;
+	size_t n = c->size, off = 0, tail;
+
+	st->rec.cpu = (uint32_t)c->cpu;
+	st->rec.time = c->time;
+
+	if (c->first) {
+		if (st->remain)
+			hwt_diag__error(d, st->pkt_offset, HMU_RT,
+					"packet claims %u units but its AUXTRACE record ended "
+					"after %u",
+					st->claimed, st->claimed - st->remain);
+		st->remain = 0;
+		st->bad = false;
+	}
+	if (st->bad) {
+		d->bytes.skipped += n;
+		st->bad = !c->last;
+		return n;
+	}
+
+	/* the rest of a packet larger than the previous piece */
+	if (st->remain) {
+		uint32_t k = n / 8 < st->remain ? (uint32_t)(n / 8) : st->remain;
+
+		hmu_entries(st, p, k, st->cur_width, c->file_offset, emit);
+		off = 8 * (size_t)k;
+		d->bytes.decoded += off;
+		st->remain -= k;
+		if (st->remain) {
+			if (!c->last)
+				return off;
+			hwt_diag__error(d, st->pkt_offset, HMU_RT,
+					"packet claims %u units but only %u entries are present",
+					st->claimed, st->claimed - st->remain);
+			st->bad_packets++;
+			st->remain = 0;
+			d->bytes.skipped += n - off;
+			return n;
+		}
+	}
+
+	while (n - off >= 16) {
+		const uint8_t *h = p + off;
+		uint64_t h0 = hwt_le64(h), h1 = hwt_le64(h + 8);
+		uint32_t units = CXL_HMU_HDR_UNITS(h0), width = CXL_HMU_HDR_WIDTH(h0);
+		uint64_t foff = c->file_offset + off;
+		size_t avail = (n - off - 16) / 8;
+		struct hwt_cxl_hmu_packet pkt;
+		uint32_t k;
+
+		if (st->width_opt) {
+			if (width != st->width_opt && !st->width_warned) {
+				st->width_warned = true;
+				hwt_diag__warn(d, foff, HMU_RT,
+					       "header says counter width %u, using --width %u",
+					       width, st->width_opt);
+			}
+			width = st->width_opt;
+		}
+		if (!units || !width || width > 64) {
+			hwt_diag__error(d, foff, HMU_RT,
+					"header 0 0x%016llx has %s: packet framing lost, skipping "
+					"%zu bytes to the end of the AUXTRACE record",
+					(unsigned long long)h0,
+					!units ? "0 units" : "an invalid counter width",
+					n - off);
+			st->bad_packets++;
+			d->bytes.skipped += n - off;
+			st->bad = !c->last;
+			return n;
+		}
+		if (units > avail) {
+			if (c->last) {
+				hwt_diag__error(d, foff, HMU_RT,
+						"packet claims %u units but only %zu entries "
+						"are present",
+						units, avail);
+				st->bad_packets++;
+				d->bytes.skipped += n - off;
+				return n;
+			}
+			if (off)
+				return off;	/* whole packets; the rest comes again */
+		}
+		if (h1 != CXL_HMU_HDR1_MAGIC)
+			hwt_diag__warn(d, foff + 8, HMU_RT,
+				       "header 1 is 0x%llx, expected 0xdeadbeef (decoded anyway)",
+				       (unsigned long long)h1);
+
+		pkt.cpu = (uint32_t)c->cpu;
+		pkt.units = units;
+		pkt.counter_width = CXL_HMU_HDR_WIDTH(h0);
+		pkt.hdr0 = h0;
+		pkt.hdr1 = h1;
+		hwt_emit__record(emit, &hwt_rt_cxl_hmu_packet, &pkt, foff);
+		st->packets++;
+		st->last_width = width;
+
+		k = units < avail ? units : (uint32_t)avail;
+		hmu_entries(st, h + 16, k, width, foff + 16, emit);
+		d->bytes.decoded += 16 + 8 * (size_t)k;
+		off += 16 + 8 * (size_t)k;
+		if (k < units) {
+			/* a packet larger than this piece: take the rest from the next one */
+			st->remain = units - k;
+			st->claimed = units;
+			st->cur_width = width;
+			st->pkt_offset = foff;
+			return off;
+		}
+	}
+	if (!c->last)
+		return off;
+
+	tail = n - off;
+	if (tail >= 8) {
+		hwt_diag__error(d, c->file_offset + off, HMU_RT,
+				"%zu bytes at the end of the AUXTRACE record are too short "
+				"for a packet header",
+				tail);
+		st->bad_packets++;
+	} else if (tail) {
+		hwt_diag__warn(d, c->file_offset + off, HMU_RT,
+			       "%zu trailing bytes after the last packet skipped", tail);
+	}
+	d->bytes.skipped += tail;
+	return n;
+}
+
+static int hmu_hot_cmp(const void *a, const void *b)
+{
+	const struct hmu_slot *x = a, *y = b;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static void hmu_finish(void *state, const struct hwt_emit *emit)
+{
+	struct hmu_state *st = state;
+	struct hwt_cxl_hmu_summary sum = {
+		.pmu = st->pmu,
+		.packets = st->packets,
+		.units = st->units,
+		.bad_packets = st->bad_packets,
+		.distinct_units = st->used,
+		.others = st->others,
+		.counter_width = st->last_width,
+		.hotness_granual = st->granual,
+	};
+	uint64_t nslots, used = 0;
+
+	hwt_emit__record(emit, &hwt_rt_cxl_hmu_summary, &sum, 0);
+	if (!st->tab)
+		return;
+
+	/* end of input: the table is compacted in place and sorted, not probed again */
+	nslots = 1ULL << st->tab_bits;
+	for (uint64_t i = 0; i < nslots; i++)
+		if (st->tab[i].key)
+			st->tab[used++] = st->tab[i];
+	qsort(st->tab, used, sizeof(st->tab[0]), hmu_hot_cmp);
+	for (uint64_t i = 0; i < used && i < st->top; i++) {
+		struct hwt_cxl_hmu_hot hot = {
+			.rank = (uint32_t)i + 1,
+			.unit = st->tab[i].key - 1,
+			.total_count = st->tab[i].total,
+			.reports = st->tab[i].reports,
+		};
+
+		hot.dpa = hot.unit << st->granual;
+		if (st->has_hdm)
+			hot.has_hpa = hwt_cxl_hdm__dpa_to_hpa(&st->hdm, hot.dpa, &hot.hpa);
+		hwt_emit__record(emit, &hwt_rt_cxl_hmu_hot, &hot, 0);
+	}
+	free(st->tab);
+	st->tab = NULL;
+	st->used = 0;
+}
+
+static void hmu_free(void *state)
+{
+	struct hmu_state *st = state;
+
+	if (!st)
+		return;
+	free(st->tab);
+	free(st);
+}
+
+
+static const struct hwt_record_type *const hmu_record_types[] = {
+	&hwt_rt_cxl_hmu_unit,
+	&hwt_rt_cxl_hmu_packet,
+	&hwt_rt_cxl_hmu_summary,
+	&hwt_rt_cxl_hmu_hot,
+	NULL,
+};
+
+const struct hwt_decoder_ops hwt_cxl_hmu_decoder = {
+	.name = "cxl-hmu",
+	.dump_title = "CXL_HMU",
+	.dump_align = 8,
+	.auxtrace_type = HWT_AUXTRACE_CXL_HMU,
+	.record_types = hmu_record_types,
+	.match = hmu_match,
+	.ctx_from_opts = hmu_ctx_from_opts,
+	.new = hmu_new,
+	.decode = hmu_decode,
+	.finish = hmu_finish,
+	.free = hmu_free,
+};

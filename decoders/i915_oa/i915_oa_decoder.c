@@ -1,0 +1,500 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * i915_oa_decoder.c - the "i915-oa" payload decoder: i915 perf streams carried
+ * in perf AUX (design.rst 4.3), raw stream dumps and IGT recorder files.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwtrace/i915_oa.h"
+
+#define RT "i915 perf record"
+#define MAX_CORR (1u << 20)
+
+/* ---- record types ----------------------------------------------------------- */
+
+#define OPT_VEC(st, memb, cnt, has) \
+	{ .name = #memb, .type = HWT_FT_U64_VEC, .offset = offsetof(st, memb), \
+	  .count_offset = offsetof(st, cnt), .flags = HWT_FF_OPTIONAL, \
+	  .present_offset = offsetof(st, has) }
+
+static const struct hwt_field report_fields[] = {
+	HWT_FIELD_FLAGS(struct hwt_i915_oa_report, reason, HWT_FT_U32, hwt_i915_oa_reason_names),
+	HWT_FIELD(struct hwt_i915_oa_report, ts, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_report, ctx, HWT_FT_U32, HWT_FH_HEX),
+	HWT_FIELD(struct hwt_i915_oa_report, ctx_valid, HWT_FT_BOOL, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_report, ticks, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD_VEC(struct hwt_i915_oa_report, a, na, HWT_FT_U64_VEC),
+	HWT_FIELD_VEC(struct hwt_i915_oa_report, b, nb, HWT_FT_U64_VEC),
+	HWT_FIELD_VEC(struct hwt_i915_oa_report, c, nc, HWT_FT_U64_VEC),
+	HWT_FIELD_OPT(struct hwt_i915_oa_report, dts, HWT_FT_U64, HWT_FH_DEC, has_delta),
+	HWT_FIELD_OPT(struct hwt_i915_oa_report, dticks, HWT_FT_U64, HWT_FH_DEC, has_delta),
+	OPT_VEC(struct hwt_i915_oa_report, da, na, has_delta),
+	OPT_VEC(struct hwt_i915_oa_report, db, nb, has_delta),
+	OPT_VEC(struct hwt_i915_oa_report, dc, nc, has_delta),
+};
+
+const struct hwt_record_type hwt_rt_i915_oa_report = {
+	.name = "i915_oa_report",
+	.id = 3001,
+	.fields = report_fields,
+	.nfields = sizeof(report_fields) / sizeof(report_fields[0]),
+	.dump_fmt = ". OA report ts {ts:x} ctx {ctx:x} valid {ctx_valid} ticks {ticks} reason {reason}",
+	.kind = HWT_RK_DATA,
+};
+
+static const char *const lost_kinds[] = { "report_lost", "buffer_lost" };
+
+static const struct hwt_field lost_fields[] = {
+	HWT_FIELD_ENUM(struct hwt_i915_oa_lost, kind, HWT_FT_U32, lost_kinds),
+};
+
+const struct hwt_record_type hwt_rt_i915_oa_lost = {
+	.name = "i915_oa_lost",
+	.id = 3002,
+	.fields = lost_fields,
+	.nfields = 1,
+	.dump_fmt = ". OA {kind}",
+	.kind = HWT_RK_DATA,
+};
+
+static const struct hwt_field context_fields[] = {
+	HWT_FIELD(struct hwt_i915_oa_context, ctx, HWT_FT_U32, HWT_FH_HEX),
+	HWT_FIELD(struct hwt_i915_oa_context, reports, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_context, lost, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD_OPT(struct hwt_i915_oa_context, GpuTime, HWT_FT_U64, HWT_FH_DEC, has_time),
+	HWT_FIELD(struct hwt_i915_oa_context, GpuCoreClocks, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD_OPT(struct hwt_i915_oa_context, AvgGpuCoreFrequency, HWT_FT_U64, HWT_FH_DEC,
+		      has_time),
+	HWT_FIELD_OPT(struct hwt_i915_oa_context, cpu_start, HWT_FT_U64, HWT_FH_DEC, has_cpu),
+	HWT_FIELD_OPT(struct hwt_i915_oa_context, cpu_end, HWT_FT_U64, HWT_FH_DEC, has_cpu),
+};
+
+const struct hwt_record_type hwt_rt_i915_oa_context = {
+	.name = "i915_oa_context",
+	.id = 3003,
+	.fields = context_fields,
+	.nfields = sizeof(context_fields) / sizeof(context_fields[0]),
+	.kind = HWT_RK_SUMMARY,
+};
+
+static const char *const sources[] = { "raw", "igt", "perf" };
+
+static const struct hwt_field stream_fields[] = {
+	HWT_FIELD_ENUM(struct hwt_i915_oa_stream, source, HWT_FT_U32, sources),
+	HWT_FIELD(struct hwt_i915_oa_stream, format, HWT_FT_STR, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_stream, gen, HWT_FT_U32, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_stream, devid, HWT_FT_U32, HWT_FH_HEX),
+	HWT_FIELD(struct hwt_i915_oa_stream, ts_freq, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_stream, metric_set, HWT_FT_STR, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_stream, samples, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_stream, report_lost, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_stream, buffer_lost, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_stream, zero_reports, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_stream, unknown_records, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_stream, correlations, HWT_FT_U64, HWT_FH_DEC),
+};
+
+const struct hwt_record_type hwt_rt_i915_oa_stream = {
+	.name = "i915_oa_stream",
+	.id = 3004,
+	.fields = stream_fields,
+	.nfields = sizeof(stream_fields) / sizeof(stream_fields[0]),
+	.kind = HWT_RK_SUMMARY,
+};
+
+static const struct hwt_record_type *const record_types[] = {
+	&hwt_rt_i915_oa_report, &hwt_rt_i915_oa_lost, &hwt_rt_i915_oa_context,
+	&hwt_rt_i915_oa_stream, NULL,
+};
+
+/* ---- state ---------------------------------------------------------------------- */
+
+struct oa_state {
+	const struct hwt_i915_oa_format *fmt;
+	uint32_t fmt_id, gen, devid;
+	uint64_t ts_freq;
+	bool gen_given, freq_given, acc_ready;
+	bool summary_only;	/* reports are only counted: skip their counters */
+	struct hwt_i915_oa_accum acc;
+	struct hwt_i915_oa_delta d;
+	struct hwt_igt_correlation *corr;
+	uint32_t ncorr, corr_cap;
+	char metric_set[256];
+	struct hwt_i915_oa_stream st;
+	uint32_t warned_unknown, warned_size, warned_nofmt;
+	const struct hwt_emit *emit;
+	struct hwt_diag *diag;
+};
+
+static void set_format(struct oa_state *s, uint32_t id)
+{
+	if (!s->gen)
+		s->gen = hwt_i915_oa__default_gen(id);
+	s->fmt_id = id;
+	s->fmt = hwt_i915_oa_format__find(id, s->gen);
+	if (!s->fmt)
+		return;
+	hwt_i915_oa_accum__init(&s->acc, s->fmt, s->gen);
+	s->acc_ready = true;
+	s->st.format = s->fmt->name;
+	s->st.gen = s->gen;
+}
+
+static bool match(const struct hwt_aux_ctx *ctx)
+{
+	return ctx->auxtrace_type == HWT_AUXTRACE_I915_OA;
+}
+
+static bool probe(const uint8_t *head, size_t n)
+{
+	return hwt_igt__probe(head, n);
+}
+
+static int ctx_from_opts(const struct hwt_aux_ctx *ctx, uint64_t *priv, uint32_t max,
+			 struct hwt_diag *diag)
+{
+	const char *fmt = hwt_aux_ctx__opt(ctx, "oa-format");
+	const char *gen = hwt_aux_ctx__opt(ctx, "gen");
+	const char *freq = hwt_aux_ctx__opt(ctx, "ts-freq");
+	const char *devid = hwt_aux_ctx__opt(ctx, "devid");
+	char *end;
+
+	if (max < 11)
+		return -1;
+	memset(priv, 0, 11 * sizeof(*priv));
+	priv[1] = 1;
+	priv[10] = ~0ull;
+	if (fmt) {
+		priv[4] = hwt_i915_oa_format__by_name(fmt);
+		if (!priv[4]) {
+			hwt_diag__error(diag, 0, "i915-oa options", "unknown OA format '%s'", fmt);
+			return -1;
+		}
+	}
+	if (gen) {
+		priv[3] = hwt_i915_oa__parse_gen(gen);
+		if (!priv[3]) {
+			hwt_diag__error(diag, 0, "i915-oa options",
+					"bad graphics version '%s' (e.g. 9, 12, 12.5)", gen);
+			return -1;
+		}
+	}
+	if (freq) {
+		priv[9] = strtoull(freq, &end, 0);
+		if (*end || !priv[9]) {
+			hwt_diag__error(diag, 0, "i915-oa options", "bad --ts-freq '%s'", freq);
+			return -1;
+		}
+	}
+	if (devid) {
+		priv[2] = strtoull(devid, &end, 0);
+		if (*end || priv[2] > 0xffff) {
+			hwt_diag__error(diag, 0, "i915-oa options", "bad --devid '%s'", devid);
+			return -1;
+		}
+	}
+	return 11;
+}
+
+static void *oa_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
+{
+	struct oa_state *s;
+	uint64_t p[11] = { 0 };
+
+	for (uint32_t i = 0; i < ctx->npriv && i < 11; i++)
+		p[i] = ctx->priv[i];
+	if (ctx->npriv < 5 || p[1] != 1) {
+		hwt_diag__error(diag, 0, "PERF_RECORD_AUXTRACE_INFO",
+				"i915-oa: %u priv words, layout version %llu (want >= 5 and 1)",
+				ctx->npriv, (unsigned long long)p[1]);
+		return NULL;
+	}
+	if (p[4] > I915_OA_FORMAT_MAX) {
+		hwt_diag__error(diag, 0, "PERF_RECORD_AUXTRACE_INFO",
+				"i915-oa: unknown OA format %llu", (unsigned long long)p[4]);
+		return NULL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->st.source = ctx->raw ? 0 : 2;
+	s->summary_only = ctx->summary_only;
+	s->st.format = "";
+	s->st.metric_set = s->metric_set;
+	s->devid = (uint32_t)p[2];
+	s->gen = p[3] <= 9999 ? (uint32_t)p[3] : 0;
+	s->gen_given = s->gen != 0;
+	if (!s->gen)
+		s->gen = hwt_i915_oa__gen_for_devid(s->devid);
+	s->ts_freq = p[9];
+	s->freq_given = p[9] != 0;
+	if (p[4])
+		set_format(s, (uint32_t)p[4]);
+	if (s->fmt && p[5] && p[5] != s->fmt->size)
+		hwt_diag__warn(diag, 0, "PERF_RECORD_AUXTRACE_INFO",
+			       "i915-oa: report size %llu differs from %s's %u; using %u",
+			       (unsigned long long)p[5], s->fmt->name, s->fmt->size, s->fmt->size);
+	s->st.devid = s->devid;
+	s->st.ts_freq = s->ts_freq;
+	return s;
+}
+
+static bool known(void *ctx, uint32_t type, size_t n)
+{
+	struct oa_state *s = ctx;
+
+	switch (type) {
+	case I915_PERF_RECORD_SAMPLE:
+		return !s->fmt || n == s->fmt->size;
+	case I915_PERF_RECORD_OA_REPORT_LOST:
+	case I915_PERF_RECORD_OA_BUFFER_LOST:
+		return n == 0;
+	case IGT_PERF_RECORD_VERSION:
+		return n == 8;
+	case IGT_PERF_RECORD_DEVICE_INFO:
+		return n == IGT_PERF_DEVICE_INFO_SIZE;
+	case IGT_PERF_RECORD_TOPOLOGY:
+		return n >= 16;
+	case IGT_PERF_RECORD_CORRELATION:
+		return n == 16;
+	}
+	return false;
+}
+
+static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t off)
+{
+	struct hwt_i915_oa_report r;
+	struct hwt_diag *diag = s->diag;
+	struct hwt_i915_oa_values *v;
+
+	if (!s->fmt) {
+		if (!s->warned_nofmt++)
+			hwt_diag__error(diag, off, "i915 SAMPLE",
+					"OA format unknown: pass --oa-format (no DEVICE_INFO seen)");
+		diag->bytes.skipped += n;
+		return;
+	}
+	if (n < s->fmt->size) {
+		hwt_diag__error(diag, off, "i915 SAMPLE",
+				"%zu-byte sample is smaller than the %u-byte %s report", n,
+				s->fmt->size, s->fmt->name);
+		diag->bytes.skipped += n;
+		return;
+	}
+	if (n > s->fmt->size && !s->warned_size++)
+		hwt_diag__warn(diag, off, "i915 SAMPLE",
+			       "%zu-byte sample, %s reports are %u bytes: non-standard sample "
+			       "layout, decoding the first %u", n, s->fmt->name, s->fmt->size,
+			       s->fmt->size);
+	diag->bytes.decoded += s->fmt->size;
+	diag->bytes.skipped += n - s->fmt->size;
+	/* s->fmt implies s->acc is ready; decode into its spare buffer (no copy) */
+	v = hwt_i915_oa_accum__next(&s->acc);
+	/* the totals need no counters, except HSW's ticks (in C2) */
+	if (s->summary_only && s->gen >= 800)
+		hwt_i915_oa__decode_header(s->fmt, s->gen, body, v);
+	else
+		hwt_i915_oa__decode_report(s->fmt, s->gen, body, v);
+	hwt_i915_oa_accum__report(&s->acc, v, &s->d);
+	s->st.samples++;
+	if (v->zero_hdr) {
+		s->st.zero_reports++;
+		hwt_diag__warn(diag, off, "i915 SAMPLE",
+			       "report header is all zero (unlanded report?): not used as a baseline");
+	}
+	r = (struct hwt_i915_oa_report){
+		.reason = v->reason, .ts = v->ts, .ctx = v->ctx,
+		.ctx_valid = v->ctx_valid, .ticks = v->ticks,
+		.a = v->a, .b = v->b, .c = v->c,
+		.na = v->na, .nb = v->nb, .nc = v->nc,
+		.has_delta = s->d.valid, .dts = s->d.dts, .dticks = s->d.dticks,
+		.da = s->d.da, .db = s->d.db, .dc = s->d.dc,
+	};
+	hwt_emit__record(s->emit, &hwt_rt_i915_oa_report, &r, off);
+}
+
+static void device_info(struct oa_state *s, const uint8_t *body, size_t n, uint64_t off)
+{
+	struct hwt_igt_device_info di;
+
+	if (!hwt_igt__device_info(body, n, &di)) {
+		hwt_diag__error(s->diag, off, "IGT DEVICE_INFO", "%zu bytes, want %u", n,
+				IGT_PERF_DEVICE_INFO_SIZE);
+		s->diag->bytes.skipped += n;
+		return;
+	}
+	s->diag->bytes.decoded += n;
+	s->st.source = 1;
+	s->devid = s->st.devid = di.device_id;
+	memcpy(s->metric_set, di.metric_set_name, sizeof(s->metric_set));
+	if (!s->freq_given)
+		s->ts_freq = s->st.ts_freq = di.timestamp_frequency;
+	if (!s->gen_given) {
+		uint32_t g = hwt_i915_oa__gen_for_devid(di.device_id);
+
+		if (!g && !s->fmt)
+			hwt_diag__warn(s->diag, off, "IGT DEVICE_INFO",
+				       "unknown device 0x%x: assuming graphics version of format %u "
+				       "(use --gen)", di.device_id, di.oa_format);
+		if (g && !s->fmt)
+			s->gen = g;
+	}
+	if (s->fmt) {
+		if (di.oa_format != s->fmt_id)
+			hwt_diag__warn(s->diag, off, "IGT DEVICE_INFO",
+				       "OA format %u differs from the one in use (%s)", di.oa_format,
+				       s->fmt->name);
+		return;
+	}
+	if (!di.oa_format || di.oa_format > I915_OA_FORMAT_MAX) {
+		hwt_diag__error(s->diag, off, "IGT DEVICE_INFO", "unknown OA format %u",
+				di.oa_format);
+		return;
+	}
+	set_format(s, di.oa_format);
+}
+
+static void on_record(void *ctx, uint32_t type, const uint8_t *body, size_t n, uint64_t off)
+{
+	struct oa_state *s = ctx;
+	struct hwt_diag *diag = s->diag;
+	struct hwt_i915_oa_lost l;
+	uint32_t v = 0;
+
+	switch (type) {
+	case I915_PERF_RECORD_SAMPLE:
+		sample(s, body, n, off);
+		return;
+	case I915_PERF_RECORD_OA_REPORT_LOST:
+	case I915_PERF_RECORD_OA_BUFFER_LOST:
+		if (n)
+			hwt_diag__error(diag, off, type == 2 ? "OA_REPORT_LOST" : "OA_BUFFER_LOST",
+					"record of %zu bytes, want 8", n + 8);
+		diag->bytes.skipped += n;
+		l.kind = type == I915_PERF_RECORD_OA_BUFFER_LOST;
+		if (l.kind)
+			s->st.buffer_lost++;
+		else
+			s->st.report_lost++;
+		if (s->acc_ready)
+			hwt_i915_oa_accum__lost(&s->acc, l.kind);
+		hwt_emit__record(s->emit, &hwt_rt_i915_oa_lost, &l, off);
+		return;
+	case IGT_PERF_RECORD_VERSION:
+		memcpy(&v, body, n >= 4 ? 4 : 0);
+		if (n < 4 || v != 1) {
+			hwt_diag__error(diag, off, "IGT VERSION",
+					"unsupported recording version (want 1)");
+			diag->bytes.skipped += n;
+			return;
+		}
+		s->st.source = 1;
+		diag->bytes.decoded += n;
+		return;
+	case IGT_PERF_RECORD_DEVICE_INFO:
+		device_info(s, body, n, off);
+		return;
+	case IGT_PERF_RECORD_TOPOLOGY:
+		diag->bytes.decoded += n;
+		return;
+	case IGT_PERF_RECORD_CORRELATION:
+		if (n != 16) {
+			hwt_diag__error(diag, off, "IGT CORRELATION", "%zu bytes, want 16", n);
+			diag->bytes.skipped += n;
+			return;
+		}
+		diag->bytes.decoded += n;
+		s->st.correlations++;
+		if (s->ncorr == s->corr_cap && s->corr_cap < MAX_CORR) {
+			uint32_t cap = s->corr_cap ? s->corr_cap * 2 : 16;
+			void *p = realloc(s->corr, cap * sizeof(*s->corr));
+
+			if (p) {
+				s->corr = p;
+				s->corr_cap = cap;
+			}
+		}
+		if (s->ncorr < s->corr_cap) {
+			memcpy(&s->corr[s->ncorr].cpu_ts, body, 8);
+			memcpy(&s->corr[s->ncorr].gpu_ts, body + 8, 8);
+			s->ncorr++;
+		}
+		return;
+	}
+	s->st.unknown_records++;
+	diag->bytes.skipped += n;
+	if (s->warned_unknown++ < 10)
+		hwt_diag__warn(diag, off, RT, "unknown record type %u (%zu bytes) skipped",
+			       type, n + 8);
+}
+
+static size_t oa_decode(void *state, const struct hwt_chunk *chunk, const struct hwt_emit *emit)
+{
+	struct oa_state *s = state;
+	struct hwt_i915_walk w = { .record = on_record, .known = known, .ctx = s };
+
+	s->emit = emit;
+	s->diag = emit->diag;
+	return hwt_i915_stream__walk(chunk->data, chunk->size, chunk->file_offset, chunk->last,
+				     &w, emit->diag);
+}
+
+static void oa_finish(void *state, const struct hwt_emit *emit)
+{
+	struct oa_state *s = state;
+	bool shift = s->fmt && !s->fmt->hdr64 && s->gen >= 1250 && s->gen < 1300;
+	uint64_t mask = !s->fmt || s->fmt->hdr64 ? ~0ull : shift ? 0x7fffffffull : 0xffffffffull;
+
+	hwt_emit__record(emit, &hwt_rt_i915_oa_stream, &s->st, 0);
+	if (!s->acc_ready)
+		return;
+	if (s->acc.ctx_overflow)
+		hwt_diag__warn(emit->diag, 0, RT, "more than %u contexts: %llu reports counted "
+			       "in the last one", HWT_I915_OA_MAX_CTXS,
+			       (unsigned long long)s->acc.ctx_overflow);
+	for (uint32_t i = 0; i < s->acc.nctxs; i++) {
+		const struct hwt_i915_oa_ctx_total *t = &s->acc.ctxs[i];
+		struct hwt_i915_oa_context c = {
+			.ctx = t->ctx, .reports = t->reports, .lost = t->lost,
+			.GpuCoreClocks = t->dticks, .has_time = s->ts_freq != 0,
+		};
+
+		c.GpuTime = hwt_i915_oa__ticks_to_ns(t->dts, s->ts_freq);
+		/* clocks per second: the same scaling as ticks to ns */
+		c.AvgGpuCoreFrequency = hwt_i915_oa__ticks_to_ns(t->dticks, c.GpuTime);
+		c.has_cpu = t->reports &&
+			    hwt_igt__gpu_to_cpu(s->corr, s->ncorr, t->first_ts, mask, shift,
+						&c.cpu_start) &&
+			    hwt_igt__gpu_to_cpu(s->corr, s->ncorr, t->last_ts, mask, shift,
+						&c.cpu_end);
+		hwt_emit__record(emit, &hwt_rt_i915_oa_context, &c, 0);
+	}
+}
+
+static void oa_free(void *state)
+{
+	struct oa_state *s = state;
+
+	if (!s)
+		return;
+	hwt_i915_oa_accum__exit(&s->acc);
+	free(s->corr);
+	free(s);
+}
+
+
+const struct hwt_decoder_ops hwt_i915_oa_decoder = {
+	.name = "i915-oa",
+	.dump_title = "I915_OA",
+	.dump_align = 1,
+	.auxtrace_type = HWT_AUXTRACE_I915_OA,
+	.record_types = record_types,
+	.match = match,
+	.probe = probe,
+	.ctx_from_opts = ctx_from_opts,
+	.new = oa_new,
+	.decode = oa_decode,
+	.finish = oa_finish,
+	.free = oa_free,
+};

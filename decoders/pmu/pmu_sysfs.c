@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pmu_sysfs.c - read a PMU's description from <sysfs>/bus/event_source/devices/<pmu>/.
+ *
+ * The one place in libhwtrace that reads files: small sysfs text files
+ * (type, cpumask, format/<term>, events/<alias>[.unit|.scale]).  The
+ * encoding itself is in pmu_format.c.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pmu_priv.h"
+
+#define DEVICES "/bus/event_source/devices"
+
+/* Read a small text file relative to @dirfd; NUL-terminated, -1 on error. */
+static int read_small(int dirfd, const char *name, char *buf, size_t size)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+
+	if (fd < 0)
+		return -1;
+	while (len + 1 < size) {
+		ssize_t n = read(fd, buf + len, size - 1 - len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = 0;
+	return (int)len;
+}
+
+/**
+ * hwt_cpulist__online - the online CPUs
+ * @sysfs:	sysfs root: <sysfs>/devices/system/cpu/online, else /sys's
+ * @cpus:	filled with CPU numbers
+ * @max:	room in @cpus
+ *
+ * Falls back to 0 .. _SC_NPROCESSORS_ONLN - 1 when no list can be read.
+ * Returns the count written.
+ */
+int hwt_cpulist__online(const char *sysfs, int *cpus, int max)
+{
+	char path[4096], buf[4096];
+	int n = -1;
+
+	snprintf(path, sizeof(path), "%s/devices/system/cpu/online", sysfs);
+	if (read_small(AT_FDCWD, path, buf, sizeof(buf)) > 0 ||
+	    read_small(AT_FDCWD, "/sys/devices/system/cpu/online", buf, sizeof(buf)) > 0)
+		n = hwt_cpulist__parse(buf, cpus, max);
+	if (n <= 0) {
+		long c = sysconf(_SC_NPROCESSORS_ONLN);
+
+		for (n = 0; n < c && n < max; n++)
+			cpus[n] = n;
+	}
+	return n;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted names in directory @dirfd/@sub (regular entries, no dot files). */
+static int list_dir(int dirfd, const char *sub, char ***out)
+{
+	int fd = openat(dirfd, sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char **names = NULL;
+	struct dirent *de;
+	int n = 0, cap = 0;
+	DIR *d;
+
+	*out = NULL;
+	if (fd < 0)
+		return 0;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			char **nn = realloc(names, (cap ? cap * 2 : 16) * sizeof(*nn));
+
+			if (!nn)
+				break;
+			names = nn;
+			cap = cap ? cap * 2 : 16;
+		}
+		names[n] = strdup(de->d_name);
+		if (names[n])
+			n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	*out = names;
+	return n;
+}
+
+void hwt_pmu__list_free(char **names, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int hwt_pmu__list(const char *sysfs, char ***names)
+{
+	char path[4096];
+	int fd, n;
+
+	snprintf(path, sizeof(path), "%s" DEVICES, sysfs);
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		*names = NULL;
+		return -1;
+	}
+	n = list_dir(fd, ".", names);
+	close(fd);
+	return n;
+}
+
+static bool has_suffix(const char *s, const char *suf)
+{
+	size_t a = strlen(s), b = strlen(suf);
+
+	return a > b && !strcmp(s + a - b, suf);
+}
+
+static int load_dir(struct hwt_pmu *pmu, int dirfd, const char *sub, bool events, char *err,
+		    size_t errlen)
+{
+	int sfd = openat(dirfd, sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char **names, buf[4096];
+	int n, ret = 0;
+
+	if (sfd < 0)
+		return 0;	/* no format/ or events/: fine (software PMU) */
+	n = list_dir(dirfd, sub, &names);
+	for (int pass = 0; pass < 2 && !ret; pass++) {
+		for (int i = 0; i < n && !ret; i++) {
+			const char *nm = names[i];
+			bool info = events && (has_suffix(nm, ".unit") || has_suffix(nm, ".scale") ||
+					       has_suffix(nm, ".per-pkg") ||
+					       has_suffix(nm, ".snapshot"));
+
+			/* aliases first, then their .unit/.scale */
+			if (info != (pass == 1) || read_small(sfd, nm, buf, sizeof(buf)) < 0)
+				continue;
+			if (!events) {
+				char e2[200];
+
+				if (hwt_pmu__add_format(pmu, nm, buf, e2, sizeof(e2))) {
+					hwt_pmu__seterr(err, errlen, "%s/format/%s: %s", pmu->name, nm, e2);
+					ret = -1;
+				}
+			} else if (!info) {
+				ret = hwt_pmu__add_event(pmu, nm, buf);
+			} else {
+				char base[256];
+				const char *dot = strrchr(nm, '.');
+
+				snprintf(base, sizeof(base), "%.*s", (int)(dot - nm), nm);
+				if (!strcmp(dot, ".unit"))
+					hwt_pmu__set_event_info(pmu, base, buf, NULL);
+				else if (!strcmp(dot, ".scale"))
+					hwt_pmu__set_event_info(pmu, base, NULL, buf);
+			}
+		}
+	}
+	hwt_pmu__list_free(names, n);
+	close(sfd);
+	return ret;
+}
+
+struct hwt_pmu *hwt_pmu__new_sysfs(const char *sysfs, const char *name, char *err, size_t errlen)
+{
+	char path[4096], buf[4096], *end;
+	struct hwt_pmu *pmu;
+	unsigned long type;
+	int dfd;
+
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
+		hwt_pmu__seterr(err, errlen, "bad PMU name '%s'", name);
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s" DEVICES "/%s", sysfs, name);
+	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		hwt_pmu__seterr(err, errlen, "unknown PMU '%s' (no %s: %s)", name, path, strerror(errno));
+		return NULL;
+	}
+	if (read_small(dfd, "type", buf, sizeof(buf)) < 0) {
+		hwt_pmu__seterr(err, errlen, "PMU '%s': cannot read %s/type", name, path);
+		close(dfd);
+		return NULL;
+	}
+	errno = 0;
+	type = strtoul(buf, &end, 10);
+	if (end == buf || errno || type > UINT32_MAX || (*end && *end != '\n')) {
+		hwt_pmu__seterr(err, errlen, "PMU '%s': bad type '%s'", name, buf);
+		close(dfd);
+		return NULL;
+	}
+	pmu = hwt_pmu__new(name, (uint32_t)type);
+	if (!pmu) {
+		hwt_pmu__seterr(err, errlen, "out of memory");
+		close(dfd);
+		return NULL;
+	}
+	/* "cpus" is what hybrid core PMUs have instead of cpumask */
+	if ((read_small(dfd, "cpumask", buf, sizeof(buf)) >= 0 ||
+	     read_small(dfd, "cpus", buf, sizeof(buf)) >= 0) && hwt_pmu__set_cpumask(pmu, buf))
+		goto fail;
+	if (load_dir(pmu, dfd, "format", false, err, errlen) ||
+	    load_dir(pmu, dfd, "events", true, err, errlen))
+		goto fail;
+	close(dfd);
+	return pmu;
+fail:
+	close(dfd);
+	hwt_pmu__delete(pmu);
+	return NULL;
+}
+
+int hwt_event__parse(const char *sysfs, const char *event, struct perf_event_attr *attr,
+		     struct hwt_pmu **pmup, char *err, size_t errlen)
+{
+	const char *slash = strchr(event, '/'), *last;
+	struct hwt_pmu *pmu;
+	char name[256], *terms;
+	int ret;
+
+	if (pmup)
+		*pmup = NULL;
+	attr->size = sizeof(*attr);
+	attr->config = attr->config1 = attr->config2 = 0;
+	if (!slash) {
+		uint32_t type;
+		uint64_t cfg;
+
+		if (hwt_event__generic(event, &type, &cfg)) {
+			hwt_pmu__seterr(err, errlen, "unknown event '%s' (expected pmu/term=value,.../ or a "
+			       "generic name such as cpu-clock)", event);
+			return -1;
+		}
+		attr->type = type;
+		attr->config = cfg;
+		return 0;
+	}
+	last = strrchr(event, '/');
+	if (last == slash || last[1]) {
+		hwt_pmu__seterr(err, errlen, "event '%s': expected pmu/terms/ with nothing after the "
+		       "closing '/'", event);
+		return -1;
+	}
+	if ((size_t)(slash - event) >= sizeof(name)) {
+		hwt_pmu__seterr(err, errlen, "event '%s': PMU name too long", event);
+		return -1;
+	}
+	memcpy(name, event, slash - event);
+	name[slash - event] = 0;
+	pmu = hwt_pmu__new_sysfs(sysfs, name, err, errlen);
+	if (!pmu)
+		return -1;
+	terms = strndup(slash + 1, last - slash - 1);
+	if (!terms) {
+		hwt_pmu__delete(pmu);
+		hwt_pmu__seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	ret = hwt_event__encode(pmu, terms, attr, err, errlen);
+	free(terms);
+	if (ret || !pmup)
+		hwt_pmu__delete(pmu);
+	else
+		*pmup = pmu;
+	return ret;
+}
