@@ -253,7 +253,8 @@ HWT_API const char *hwt_reader__pmu_name(const struct hwt_reader *r, uint32_t ty
 /* HOSTNAME, OSRELEASE, ... CMDLINE feature as text (CMDLINE joined by ' '), or NULL */
 HWT_API const char *hwt_reader__feature_string(const struct hwt_reader *r, enum hwt_feature feat);
 /* raw feature section bytes (file mode) or HEADER_FEATURE payload (pipe), or NULL */
-HWT_API const void *hwt_reader__feature(const struct hwt_reader *r, enum hwt_feature feat, size_t *size);
+HWT_API const void *hwt_reader__feature(const struct hwt_reader *r, enum hwt_feature feat,
+					size_t *size);
 HWT_API bool hwt_reader__has_feature(const struct hwt_reader *r, enum hwt_feature feat);
 /* TRACING_DATA bytes kept raw, or NULL */
 HWT_API const void *hwt_reader__tracing_data(const struct hwt_reader *r, size_t *size);
@@ -297,13 +298,15 @@ HWT_API int hwt_writer__add_attr(struct hwt_writer *w, const struct hwt_writer_a
 HWT_API int hwt_writer__set_feature(struct hwt_writer *w, enum hwt_feature feat,
 				    const void *data, size_t size);
 /* a perf_header_string feature: HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID */
-HWT_API int hwt_writer__set_feature_string(struct hwt_writer *w, enum hwt_feature feat, const char *s);
+HWT_API int hwt_writer__set_feature_string(struct hwt_writer *w, enum hwt_feature feat,
+					   const char *s);
 /* CMDLINE from an argv (perf writes its own argv, "perf" first) */
 HWT_API int hwt_writer__set_cmdline(struct hwt_writer *w, int argc, const char *const *argv);
 /* NRCPUS: CPUs available and online */
 HWT_API int hwt_writer__set_nrcpus(struct hwt_writer *w, uint32_t avail, uint32_t online);
 /* PMU_MAPPINGS from pairs */
-HWT_API int hwt_writer__set_pmu_mappings(struct hwt_writer *w, const struct hwt_pmu_mapping *m, uint32_t n);
+HWT_API int hwt_writer__set_pmu_mappings(struct hwt_writer *w, const struct hwt_pmu_mapping *m,
+					 uint32_t n);
 /* TRACING_DATA section (file mode) / HEADER_TRACING_DATA record (pipe mode) */
 HWT_API int hwt_writer__set_tracing_data(struct hwt_writer *w, const void *data, size_t size);
 

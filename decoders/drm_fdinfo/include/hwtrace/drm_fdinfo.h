@@ -150,7 +150,10 @@ HWT_API const char *hwt_drm_fdinfo__client_name(const struct hwt_drm_fdinfo *fi)
  */
 HWT_API bool hwt_drm_fdinfo__client_id(const struct hwt_drm_fdinfo *fi, uint64_t *id);
 
-/* Number of engines, and engine @i (NULL past the end; not const: hwt_drm_usage__engine() raises its counters) */
+/*
+ * Number of engines, and engine @i (NULL past the end; not const:
+ * hwt_drm_usage__engine() raises its counters)
+ */
 HWT_API uint32_t hwt_drm_fdinfo__nengines(const struct hwt_drm_fdinfo *fi);
 HWT_API struct hwt_drm_engine *hwt_drm_fdinfo__engine_at(const struct hwt_drm_fdinfo *fi,
 							 uint32_t i);
