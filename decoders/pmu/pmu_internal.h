@@ -12,13 +12,13 @@
 
 #include "hwtrace/pmu_format.h"
 
-/* hwt_pmu__new_sysfs(), hwt_event__parse() and hwt_event__encode() with the reason in @err */
+/* hwt_pmu__new_sysfs(), hwt_pmu__parse_event() and hwt_pmu__encode() with the reason in @err */
 struct hwt_pmu *hwt_pmu__new_sysfs_err(const char *sysfs, const char *name, char *err,
 				       size_t errlen);
-int hwt_event__parse_err(const char *sysfs, const char *event, struct perf_event_attr *attr,
-			 struct hwt_pmu **pmu, char *err, size_t errlen);
-int hwt_event__encode_err(const struct hwt_pmu *pmu, const char *terms,
-			  struct perf_event_attr *attr, char *err, size_t errlen);
+int hwt_pmu__parse_event_err(const char *sysfs, const char *event, struct perf_event_attr *attr,
+			     struct hwt_pmu **pmu, char *err, size_t errlen);
+int hwt_pmu__encode_err(const struct hwt_pmu *pmu, const char *terms,
+			struct perf_event_attr *attr, char *err, size_t errlen);
 
 /* Names of the PMUs under <sysfs>/bus/event_source/devices, sorted; free with _list_free */
 int hwt_pmu__list(const char *sysfs, char ***names);

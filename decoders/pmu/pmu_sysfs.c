@@ -241,8 +241,8 @@ fail:
 	return NULL;
 }
 
-int hwt_event__parse_err(const char *sysfs, const char *event, struct perf_event_attr *attr,
-			 struct hwt_pmu **pmup, char *err, size_t errlen)
+int hwt_pmu__parse_event_err(const char *sysfs, const char *event, struct perf_event_attr *attr,
+			     struct hwt_pmu **pmup, char *err, size_t errlen)
 {
 	const char *slash = strchr(event, '/'), *last;
 	struct hwt_pmu *pmu;
@@ -287,7 +287,7 @@ int hwt_event__parse_err(const char *sysfs, const char *event, struct perf_event
 		hwt_pmu__seterr(err, errlen, "out of memory");
 		return -1;
 	}
-	ret = hwt_event__encode_err(pmu, terms, attr, err, errlen);
+	ret = hwt_pmu__encode_err(pmu, terms, attr, err, errlen);
 	free(terms);
 	if (ret || !pmup)
 		hwt_pmu__delete(pmu);
@@ -307,11 +307,11 @@ struct hwt_pmu *hwt_pmu__new_sysfs(const char *sysfs, const char *name, struct h
 	return pmu;
 }
 
-int hwt_event__parse(const char *sysfs, const char *event, struct perf_event_attr *attr,
-		     struct hwt_pmu **pmup, struct hwt_diag *diag)
+int hwt_pmu__parse_event(const char *sysfs, const char *event, struct perf_event_attr *attr,
+			 struct hwt_pmu **pmup, struct hwt_diag *diag)
 {
 	char err[256];
-	int ret = hwt_event__parse_err(sysfs, event, attr, pmup, err, sizeof(err));
+	int ret = hwt_pmu__parse_event_err(sysfs, event, attr, pmup, err, sizeof(err));
 
 	if (ret)
 		hwt_diag__error(diag, 0, "event", "%s", err);

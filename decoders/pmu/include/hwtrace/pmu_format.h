@@ -5,7 +5,7 @@
  * Reads <sysfs>/bus/event_source/devices/<pmu>/{type,cpumask,format/<term>,events/<alias>}
  * and turns "pmu/term=value,.../" (or "pmu/alias/") into perf_event_attr
  * config, config1 and config2.  A struct hwt_pmu is opaque: made by
- * hwt_pmu__new_sysfs() (or hwt_event__parse()), read through the accessors,
+ * hwt_pmu__new_sysfs() (or hwt_pmu__parse_event()), read through the accessors,
  * freed by hwt_pmu__delete().  What is wrong with sysfs files or an event
  * string is reported through a struct hwt_diag, as for every other input.
  */
@@ -65,7 +65,7 @@ HWT_API int hwt_pmu__term_value(const struct hwt_pmu *pmu, const struct perf_eve
 				const char *name, uint64_t *v);
 
 /**
- * hwt_event__parse - encode an event string into @attr
+ * hwt_pmu__parse_event - encode an event string into @attr
  * @sysfs:	sysfs root
  * @event:	"pmu/term=value,term,.../", "pmu/alias/", "pmu/alias,term=v/", or
  *		a generic name such as "cpu-clock"
@@ -76,11 +76,11 @@ HWT_API int hwt_pmu__term_value(const struct hwt_pmu *pmu, const struct perf_eve
  * Returns 0, or -1 after one error was reported to @diag (unknown PMU,
  * unknown term, value too large).
  */
-HWT_API int hwt_event__parse(const char *sysfs, const char *event, struct perf_event_attr *attr,
-			     struct hwt_pmu **pmu, struct hwt_diag *diag);
+HWT_API int hwt_pmu__parse_event(const char *sysfs, const char *event, struct perf_event_attr *attr,
+				 struct hwt_pmu **pmu, struct hwt_diag *diag);
 
 /**
- * hwt_event__encode - encode the terms between the slashes of an event string
+ * hwt_pmu__encode - encode the terms between the slashes of an event string
  * @pmu:	the PMU whose format/ and events/ are used
  * @terms:	"term=value,term,alias,..." (may be empty)
  * @attr:	config, config1, config2 (and sample_period/freq for the
@@ -89,7 +89,7 @@ HWT_API int hwt_event__parse(const char *sysfs, const char *event, struct perf_e
  *
  * Returns 0, or -1 after one error was reported to @diag.
  */
-HWT_API int hwt_event__encode(const struct hwt_pmu *pmu, const char *terms,
-			      struct perf_event_attr *attr, struct hwt_diag *diag);
+HWT_API int hwt_pmu__encode(const struct hwt_pmu *pmu, const char *terms,
+			    struct perf_event_attr *attr, struct hwt_diag *diag);
 
 #endif
