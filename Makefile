@@ -58,8 +58,12 @@ $(STATIC_LIB): $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(SHARED_LIB): $(LIB_OBJ)
-	$(CC) -shared -Wl,-soname,libhwtrace.so.0 -o $@ $^ $(LDLIBS)
+# only the documented API (Documentation/libhwtrace.rst) leaves the .so
+LIB_MAP    := decoders/libhwtrace.map
+
+$(SHARED_LIB): $(LIB_OBJ) $(LIB_MAP)
+	$(CC) -shared -Wl,-soname,libhwtrace.so.0 \
+		-Wl,--version-script=$(LIB_MAP) -o $@ $(LIB_OBJ) $(LDLIBS)
 	ln -sf libhwtrace.so.0 $(BUILD)/libhwtrace.so
 
 $(TOOL_LIB): $(TOOL_OBJ)
@@ -75,6 +79,9 @@ $(TOOL): $(MAIN_OBJ) $(TOOL_LIB) $(STATIC_LIB)
 $(BUILD)/tests/%: tests/unit/%.c $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB) $(LDLIBS)
+
+# test_abi reads the shared library's symbol table
+$(BUILD)/tests/test_abi: $(SHARED_LIB)
 
 # --- set-up ------------------------------------------------------------------
 

@@ -10,13 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwtrace/drm_fdinfo.h"
+#include "drm_fdinfo_internal.h"
 
 #define RTYPE "drm fdinfo"
 
-const char *const hwt_drm_mem_names[HWT_DRM_MEM_N] = {
+static const char *const mem_names[HWT_DRM_MEM_N] = {
 	"total", "shared", "resident", "purgeable", "active",
 };
+
+const char *hwt_drm_mem__name(enum hwt_drm_mem m)
+{
+	return (unsigned int)m < HWT_DRM_MEM_N ? mem_names[m] : NULL;
+}
 
 enum unit_kind { U_NONE, U_NS, U_BYTES, U_HZ };
 
@@ -168,7 +173,8 @@ struct hwt_drm_engine *hwt_drm_fdinfo__engine(const struct hwt_drm_fdinfo *fi, c
 	return NULL;
 }
 
-struct hwt_drm_region *hwt_drm_fdinfo__region(const struct hwt_drm_fdinfo *fi, const char *name)
+const struct hwt_drm_region *hwt_drm_fdinfo__region(const struct hwt_drm_fdinfo *fi,
+						    const char *name)
 {
 	for (uint32_t i = 0; i < fi->nregions; i++)
 		if (!strcmp(fi->regions[i].name, name))
@@ -751,8 +757,8 @@ static int parse_text(struct parse_ctx *ctx, const char *text, size_t len)
 	return 0;
 }
 
-int hwt_drm_fdinfo__reparse(struct hwt_drm_fdinfo *fi, const char *text, size_t len,
-			    unsigned int flags, struct hwt_diag *diag)
+int hwt_drm_fdinfo__parse(struct hwt_drm_fdinfo *fi, const char *text, size_t len,
+			  unsigned int flags, struct hwt_diag *diag)
 {
 	struct parse_ctx ctx = {
 		.fi = fi, .flags = flags, .diag = diag,
@@ -777,14 +783,12 @@ int hwt_drm_fdinfo__reparse(struct hwt_drm_fdinfo *fi, const char *text, size_t 
 	return ret;
 }
 
-int hwt_drm_fdinfo__parse(struct hwt_drm_fdinfo *fi, const char *text, size_t len,
-			  struct hwt_diag *diag)
+void hwt_drm_fdinfo__init(struct hwt_drm_fdinfo *fi)
 {
 	memset(fi, 0, sizeof(*fi));
-	return hwt_drm_fdinfo__reparse(fi, text, len, 0, diag);
 }
 
-void hwt_drm_fdinfo__free(struct hwt_drm_fdinfo *fi)
+void hwt_drm_fdinfo__exit(struct hwt_drm_fdinfo *fi)
 {
 	free(fi->driver);
 	free(fi->pdev);
@@ -801,4 +805,70 @@ void hwt_drm_fdinfo__free(struct hwt_drm_fdinfo *fi)
 	free(fi->plan);
 	free(fi->plan_keys);
 	memset(fi, 0, sizeof(*fi));
+}
+
+struct hwt_drm_fdinfo *hwt_drm_fdinfo__new(void)
+{
+	return calloc(1, sizeof(struct hwt_drm_fdinfo));
+}
+
+void hwt_drm_fdinfo__delete(struct hwt_drm_fdinfo *fi)
+{
+	if (!fi)
+		return;
+	hwt_drm_fdinfo__exit(fi);
+	free(fi);
+}
+
+const char *hwt_drm_fdinfo__driver(const struct hwt_drm_fdinfo *fi)
+{
+	return fi->driver;
+}
+
+const char *hwt_drm_fdinfo__pdev(const struct hwt_drm_fdinfo *fi)
+{
+	return fi->pdev;
+}
+
+const char *hwt_drm_fdinfo__client_name(const struct hwt_drm_fdinfo *fi)
+{
+	return fi->client_name;
+}
+
+bool hwt_drm_fdinfo__client_id(const struct hwt_drm_fdinfo *fi, uint64_t *id)
+{
+	if (fi->has_client_id)
+		*id = fi->client_id;
+	return fi->has_client_id;
+}
+
+uint32_t hwt_drm_fdinfo__nengines(const struct hwt_drm_fdinfo *fi)
+{
+	return fi->nengines;
+}
+
+struct hwt_drm_engine *hwt_drm_fdinfo__engine_at(const struct hwt_drm_fdinfo *fi, uint32_t i)
+{
+	return i < fi->nengines ? &fi->engines[i] : NULL;
+}
+
+uint32_t hwt_drm_fdinfo__nregions(const struct hwt_drm_fdinfo *fi)
+{
+	return fi->nregions;
+}
+
+const struct hwt_drm_region *hwt_drm_fdinfo__region_at(const struct hwt_drm_fdinfo *fi,
+						       uint32_t i)
+{
+	return i < fi->nregions ? &fi->regions[i] : NULL;
+}
+
+uint32_t hwt_drm_fdinfo__nother(const struct hwt_drm_fdinfo *fi)
+{
+	return fi->nother;
+}
+
+const struct hwt_drm_kv *hwt_drm_fdinfo__other_at(const struct hwt_drm_fdinfo *fi, uint32_t i)
+{
+	return i < fi->nother ? &fi->other[i] : NULL;
 }

@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "hwtrace/drm_fdinfo.h"
+#include "drm_fdinfo_internal.h"
 
 /* Raise *cur to prev if it went backwards; returns whether it did. */
 static bool hold(uint64_t prev, uint64_t *cur)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "hwtrace/perf_data.h"
+#include "perf_record_names.h"
 #include "le.h"
 
 #define HWT_WINDOW_DEFAULT	(4u << 20)

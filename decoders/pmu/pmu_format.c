@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "pmu_priv.h"
+#include "pmu_internal.h"
 
 /* Format an error message into @err, if the caller gave room for one. */
 void hwt_pmu__seterr(char *err, size_t errlen, const char *fmt, ...)
@@ -505,8 +506,8 @@ static int encode(const struct hwt_pmu *pmu, const char *terms, struct perf_even
 	return 0;
 }
 
-int hwt_event__encode(const struct hwt_pmu *pmu, const char *terms,
-		      struct perf_event_attr *attr, char *err, size_t errlen)
+int hwt_pmu__encode_err(const struct hwt_pmu *pmu, const char *terms,
+			struct perf_event_attr *attr, char *err, size_t errlen)
 {
 	attr->type = pmu->type;
 	attr->size = sizeof(*attr);
@@ -566,4 +567,15 @@ int hwt_event__generic(const char *name, uint32_t *type, uint64_t *config)
 			return 0;
 		}
 	return -1;
+}
+
+int hwt_pmu__encode(const struct hwt_pmu *pmu, const char *terms,
+		    struct perf_event_attr *attr, struct hwt_diag *diag)
+{
+	char err[256];
+	int ret = hwt_pmu__encode_err(pmu, terms, attr, err, sizeof(err));
+
+	if (ret)
+		hwt_diag__error(diag, 0, "event", "%s", err);
+	return ret;
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "pmu_priv.h"
+#include "pmu_internal.h"
 
 #define DEVICES "/bus/event_source/devices"
 
@@ -189,7 +190,8 @@ static int load_dir(struct hwt_pmu *pmu, int dirfd, const char *sub, bool events
 	return ret;
 }
 
-struct hwt_pmu *hwt_pmu__new_sysfs(const char *sysfs, const char *name, char *err, size_t errlen)
+struct hwt_pmu *hwt_pmu__new_sysfs_err(const char *sysfs, const char *name, char *err,
+				       size_t errlen)
 {
 	char path[4096], buf[4096], *end;
 	struct hwt_pmu *pmu;
@@ -239,8 +241,8 @@ fail:
 	return NULL;
 }
 
-int hwt_event__parse(const char *sysfs, const char *event, struct perf_event_attr *attr,
-		     struct hwt_pmu **pmup, char *err, size_t errlen)
+int hwt_pmu__parse_event_err(const char *sysfs, const char *event, struct perf_event_attr *attr,
+			     struct hwt_pmu **pmup, char *err, size_t errlen)
 {
 	const char *slash = strchr(event, '/'), *last;
 	struct hwt_pmu *pmu;
@@ -276,7 +278,7 @@ int hwt_event__parse(const char *sysfs, const char *event, struct perf_event_att
 	}
 	memcpy(name, event, slash - event);
 	name[slash - event] = 0;
-	pmu = hwt_pmu__new_sysfs(sysfs, name, err, errlen);
+	pmu = hwt_pmu__new_sysfs_err(sysfs, name, err, errlen);
 	if (!pmu)
 		return -1;
 	terms = strndup(slash + 1, last - slash - 1);
@@ -285,11 +287,33 @@ int hwt_event__parse(const char *sysfs, const char *event, struct perf_event_att
 		hwt_pmu__seterr(err, errlen, "out of memory");
 		return -1;
 	}
-	ret = hwt_event__encode(pmu, terms, attr, err, errlen);
+	ret = hwt_pmu__encode_err(pmu, terms, attr, err, errlen);
 	free(terms);
 	if (ret || !pmup)
 		hwt_pmu__delete(pmu);
 	else
 		*pmup = pmu;
+	return ret;
+}
+
+/* The public forms: the reason goes to @diag, as for every input libhwtrace reads. */
+struct hwt_pmu *hwt_pmu__new_sysfs(const char *sysfs, const char *name, struct hwt_diag *diag)
+{
+	char err[256];
+	struct hwt_pmu *pmu = hwt_pmu__new_sysfs_err(sysfs, name, err, sizeof(err));
+
+	if (!pmu)
+		hwt_diag__error(diag, 0, "sysfs PMU", "%s", err);
+	return pmu;
+}
+
+int hwt_pmu__parse_event(const char *sysfs, const char *event, struct perf_event_attr *attr,
+			 struct hwt_pmu **pmup, struct hwt_diag *diag)
+{
+	char err[256];
+	int ret = hwt_pmu__parse_event_err(sysfs, event, attr, pmup, err, sizeof(err));
+
+	if (ret)
+		hwt_diag__error(diag, 0, "event", "%s", err);
 	return ret;
 }

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "hwtrace/pmu_format.h"
+#include "pmu/pmu_internal.h"
 #include "out.h"
 
 static bool match(const char *glob, const char *pmu, const char *ev)
@@ -120,7 +120,7 @@ int cmd_list(int argc, char **argv)
 	}
 	out__init(o, STDOUT_FILENO);
 	for (int i = 0; i < n; i++) {
-		struct hwt_pmu *pmu = hwt_pmu__new_sysfs(sysfs, names[i], err, sizeof(err));
+		struct hwt_pmu *pmu = hwt_pmu__new_sysfs_err(sysfs, names[i], err, sizeof(err));
 
 		if (!pmu) {
 			out__flush(o);

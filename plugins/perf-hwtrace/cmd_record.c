@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 
 #include "commands.h"
-#include "hwtrace/pmu_format.h"
+#include "pmu/pmu_internal.h"
 #include "record_state.h"
 
 struct rec_opts {

@@ -25,7 +25,7 @@
 #include <linux/perf_event.h>
 
 #include "commands.h"
-#include "hwtrace/pmu_format.h"
+#include "pmu/pmu_internal.h"
 
 #define MAX_EVENTS 64
 #define MAX_CPUS 4096
@@ -207,8 +207,8 @@ int cmd_stat(int argc, char **argv)
 	if (!system_wide && !dry_run && (!cmd || !*cmd))
 		return usage_error("stat", "nothing to count: give -a (system-wide) or a command");
 	for (int i = 0; i < nev; i++) {
-		if (hwt_event__parse(sysfs, evs[i].name, &evs[i].attr, &evs[i].pmu, err,
-				     sizeof(err))) {
+		if (hwt_pmu__parse_event_err(sysfs, evs[i].name, &evs[i].attr, &evs[i].pmu, err,
+					     sizeof(err))) {
 			ret = usage_error("stat", "%s", err);
 			goto out;
 		}

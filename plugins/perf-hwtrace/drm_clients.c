@@ -105,8 +105,8 @@ static void keep(struct drm_clients *c, struct drm_client *cl, int f)
 static void client_free(struct drm_clients *c, struct drm_client *cl)
 {
 	unkeep(c, cl);
-	hwt_drm_fdinfo__free(&cl->cur);
-	hwt_drm_fdinfo__free(&cl->prev);
+	hwt_drm_fdinfo__exit(&cl->cur);
+	hwt_drm_fdinfo__exit(&cl->prev);
 	free(cl->util);
 	free(cl->pids);
 	free(cl->fdrefs);
@@ -116,7 +116,7 @@ void drm_clients__exit(struct drm_clients *c)
 {
 	for (int i = 0; i < c->nclients; i++)
 		client_free(c, &c->clients[i]);
-	hwt_drm_fdinfo__free(&c->scratch);
+	hwt_drm_fdinfo__exit(&c->scratch);
 	free(c->clients);
 	free(c->fds);
 	free(c->hash);
@@ -357,8 +357,7 @@ static int client_new(struct drm_clients *c, uint64_t dev, uint64_t id, uint64_t
 /* Parse c->buf into c->scratch: only what the views use, not the other lines. */
 static int parse_buf(struct drm_clients *c, ssize_t len)
 {
-	return hwt_drm_fdinfo__reparse(&c->scratch, c->buf, len, HWT_DRM_PARSE_NO_OTHER,
-				       c->diag);
+	return hwt_drm_fdinfo__parse(&c->scratch, c->buf, len, HWT_DRM_PARSE_NO_OTHER, c->diag);
 }
 
 /* Full scan: read one DRM fd's fdinfo (through @fidfd, its fdinfo dir) and attach it. */

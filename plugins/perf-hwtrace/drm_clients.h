@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hwtrace/drm_fdinfo.h"
+#include "drm_fdinfo/drm_fdinfo_internal.h"
 
 #define DRM_MAJOR 226
 #define ACCEL_MAJOR 261

@@ -13,7 +13,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
-#include "hwtrace/pmu_format.h"
+#include "pmu/pmu_internal.h"
 #include "record_state.h"
 
 /* CMDLINE: this program's name, then the record command line */

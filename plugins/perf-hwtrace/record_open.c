@@ -11,7 +11,7 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 
-#include "hwtrace/pmu_format.h"
+#include "pmu/pmu_internal.h"
 #include "record_state.h"
 
 #define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
@@ -39,7 +39,7 @@ int rec_event__setup(struct rec_event *ev, const char *sysfs, const char *str)
 
 	memset(ev, 0, sizeof(*ev));
 	ev->name = str;
-	if (hwt_event__parse(sysfs, str, &ev->attr, &ev->pmu, err, sizeof(err))) {
+	if (hwt_pmu__parse_event_err(sysfs, str, &ev->attr, &ev->pmu, err, sizeof(err))) {
 		fprintf(stderr, "perf hwtrace record: %s\n", err);
 		return -1;
 	}

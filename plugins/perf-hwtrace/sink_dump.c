@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "perf_data/perf_record_names.h"
 #include "sinks.h"
 #include "stats_print.h"
 

@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "perf_data/perf_record_names.h"
 #include "stats_print.h"
 
 static const char *short_name(uint32_t type)

@@ -80,3 +80,122 @@ C
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(grep -vc '^#' "$BATS_FILE_TMPDIR/m") 0" ]
 }
+
+# --- the ABI (Documentation/libhwtrace.rst) ----------------------------------
+
+@test "install puts exactly the public headers, without private fields" {
+	src=$BATS_TEST_DIRNAME/../..
+	want=$(cd "$src" && ls decoders/include/hwtrace/*.h decoders/*/include/hwtrace/*.h |
+		xargs -n1 basename | sort)
+	got=$(cd "$P/include/hwtrace" && ls | sort)
+	[ "$got" = "$want" ]
+	# simulator and internal headers stay in the tree
+	[ ! -e "$P/include/hwtrace/sim_hmu.h" ]
+	! ls "$P/include/hwtrace" | grep -q internal
+	run grep -l 'private:' "$P"/include/hwtrace/*.h
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+}
+
+@test "each installed header compiles on its own against the prefix" {
+	for h in "$P"/include/hwtrace/*.h; do
+		# only the prefix on the include path: an internal header would not be found
+		${TEST_CC:-cc} -fsyntax-only -Wall -Wextra -Werror -I"$P/include" \
+			-include "hwtrace/$(basename "$h")" -x c /dev/null ||
+			{ echo "$h does not compile alone"; return 1; }
+	done
+}
+
+@test "a program using only the installed libhwtrace.so reads a synth perf.data" {
+	src=$BATS_FILE_TMPDIR/abi.c
+	cat >"$src" <<'C'
+#include <stdio.h>
+#include <string.h>
+#include <hwtrace/decoder.h>
+#include <hwtrace/device.h>
+#include <hwtrace/drm_fdinfo.h>
+#include <hwtrace/perf_data.h>
+#include <hwtrace/record.h>
+
+static void count_data(void *ctx, const struct hwt_record *r)
+{
+	if (r->type->kind == HWT_RK_DATA)
+		++*(unsigned long *)ctx;
+}
+
+int main(int argc, char **argv)
+{
+	static const char fdinfo[] = "drm-driver:\tpanthor\ndrm-engine-panthor:\t7 ns\n";
+	struct hwt_diag diag = { 0 }, sdiag = { 0 };
+	struct hwt_session_opts o = { 0 };
+	unsigned long units = 0, nrec = 0, naux = 0, ninfo = 0;
+	struct hwt_sink sink = { .record = count_data, .ctx = &units };
+	unsigned long long pulled = 0, promised = 0;
+	const struct hwt_record_type *t = hwt_record_type__find("cxl_hmu_unit");
+	struct hwt_drm_fdinfo *fi = hwt_drm_fdinfo__new();
+	struct hwt_reader *r = hwt_reader__new(argv[1], &diag);
+	struct hwt_event ev;
+	int ret;
+
+	if (argc != 2 || !r || !t || !fi || !hwt_device__find("cxl-hmu"))
+		return 2;
+	while ((ret = hwt_reader__next(r, &ev)) == 1) {
+		const void *p;
+		ssize_t n;
+
+		nrec++;
+		if (ev.hdr->type == HWT_REC_AUXTRACE_INFO)
+			ninfo++;
+		if (ev.hdr->type != HWT_REC_AUXTRACE)
+			continue;
+		naux++;
+		promised += ((const struct hwt_auxtrace *)ev.hdr)->size;
+		while ((n = hwt_reader__payload(r, &p)) > 0)
+			pulled += n;
+	}
+	hwt_reader__delete(r);
+	if (hwt_session__run(argv[1], &o, &sink, &sdiag))
+		return 3;
+	if (hwt_drm_fdinfo__parse(fi, fdinfo, strlen(fdinfo), 0, NULL) ||
+	    strcmp(hwt_drm_fdinfo__driver(fi), "panthor") ||
+	    hwt_drm_fdinfo__engine(fi, "panthor")->busy_ns != 7)
+		return 4;
+	hwt_drm_fdinfo__delete(fi);
+	printf("records %lu info %lu auxtrace %lu bytes %llu/%llu units %lu errors %llu\n",
+	       nrec, ninfo, naux, pulled, promised, units,
+	       (unsigned long long)(diag.errors + sdiag.errors));
+	return ret;
+}
+C
+	export PKG_CONFIG_PATH="$P/lib/pkgconfig"
+	${TEST_CC:-cc} ${TEST_LDFLAGS:-} -Wall -Wextra -Werror -o "$BATS_FILE_TMPDIR/abi" "$src" \
+		$(pkg-config --cflags --libs libhwtrace) -Wl,-rpath,"$P/lib"
+	# linked against the shared library, not the archive next to it
+	readelf -d "$BATS_FILE_TMPDIR/abi" | grep -q 'NEEDED.*\[libhwtrace.so.0\]'
+	! nm "$BATS_FILE_TMPDIR/abi" | grep -q ' T hwt_reader__next$'
+	"$P/bin/perf-hwtrace" synth --type cxl-hmu --seed 3 --size 64K \
+		--manifest "$BATS_FILE_TMPDIR/abi.m" -o "$BATS_FILE_TMPDIR/abi.data"
+	run "$BATS_FILE_TMPDIR/abi" "$BATS_FILE_TMPDIR/abi.data"
+	[ "$status" -eq 0 ]
+	# the counts, from the file's own bytes (perfdata.py) and the synth manifest
+	want=$(python3 "$BATS_TEST_DIRNAME/lib/perfdata.py" records "$BATS_FILE_TMPDIR/abi.data" |
+		awk '{ n++ } $2 == 70 { i++ } $2 == 71 { a++; b += $4 }
+		     END { printf "records %d info %d auxtrace %d bytes %d/%d", n, i, a, b, b }')
+	units=$(grep -vc '^#' "$BATS_FILE_TMPDIR/abi.m")
+	echo "got:  $output"
+	echo "want: $want units $units errors 0"
+	[ "$units" -gt 0 ]
+	[ "$output" = "$want units $units errors 0" ]
+}
+
+@test "internal functions do not link against the installed libhwtrace.so" {
+	export PKG_CONFIG_PATH="$P/lib/pkgconfig"
+	for sym in blob_put hwt_src__fill hwt_pmu__add_format hwt_drm_fdinfo__exit perf_record_name; do
+		printf 'void %s(void);\nint main(void) { %s(); return 0; }\n' "$sym" "$sym" \
+			>"$BATS_FILE_TMPDIR/int.c"
+		run ${TEST_CC:-cc} ${TEST_LDFLAGS:-} -o "$BATS_FILE_TMPDIR/int" "$BATS_FILE_TMPDIR/int.c" \
+			$(pkg-config --cflags --libs libhwtrace)
+		[ "$status" -ne 0 ] || { echo "$sym links"; return 1; }
+		[[ "$output" == *"undefined reference to \`$sym'"* ]]
+	done
+}

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwtrace/drm_fdinfo.h"
+#include "drm_fdinfo/drm_fdinfo_internal.h"
 
 static int str_eq(const char *a, const char *b)
 {
@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct hwt_diag da = { .file = "a" }, db = { .file = "b" }, dr = { .file = "r" };
 	struct hwt_drm_util *util;
 
-	if (hwt_drm_fdinfo__parse(&a, text, n1, &da) || hwt_drm_fdinfo__parse(&b, t2, n2, &db))
+	if (hwt_drm_fdinfo__parse(&a, text, n1, 0, &da) || hwt_drm_fdinfo__parse(&b, t2, n2, 0, &db))
 		goto out;
 	util = calloc(b.nengines + 1, sizeof(*util));
 	if (util)
@@ -64,21 +64,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct hwt_drm_fdinfo f = { 0 };
 
 		dr = (struct hwt_diag){ .file = "r" };
-		if (hwt_drm_fdinfo__reparse(&r, text, n1, flags, NULL) ||
-		    hwt_drm_fdinfo__reparse(&r, t2, n2, flags, &dr) ||
-		    hwt_drm_fdinfo__parse(&f, t2, n2, &fresh)) {
-			hwt_drm_fdinfo__free(&f);
+		if (hwt_drm_fdinfo__parse(&r, text, n1, flags, NULL) ||
+		    hwt_drm_fdinfo__parse(&r, t2, n2, flags, &dr) ||
+		    hwt_drm_fdinfo__parse(&f, t2, n2, 0, &fresh)) {
+			hwt_drm_fdinfo__exit(&f);
 			break;
 		}
 		same(&r, &f);
 		if (dr.errors != fresh.errors || dr.warnings != fresh.warnings ||
 		    dr.bytes.decoded != fresh.bytes.decoded)
 			abort();
-		hwt_drm_fdinfo__free(&f);
+		hwt_drm_fdinfo__exit(&f);
 	}
 out:
-	hwt_drm_fdinfo__free(&r);
-	hwt_drm_fdinfo__free(&b);
-	hwt_drm_fdinfo__free(&a);
+	hwt_drm_fdinfo__exit(&r);
+	hwt_drm_fdinfo__exit(&b);
+	hwt_drm_fdinfo__exit(&a);
 	return 0;
 }

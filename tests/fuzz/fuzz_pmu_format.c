@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwtrace/pmu_format.h"
+#include "pmu/pmu_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -48,7 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			hwt_pmu__add_event(pmu, name, val);
 	}
 	memset(&attr, 0, sizeof(attr));
-	hwt_event__encode(pmu, last, &attr, err, sizeof(err));
+	hwt_pmu__encode_err(pmu, last, &attr, err, sizeof(err));
 	hwt_pmu__delete(pmu);
 	free(text);
 	return 0;

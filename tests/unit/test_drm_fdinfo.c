@@ -8,13 +8,13 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "hwtrace/drm_fdinfo.h"
+#include "drm_fdinfo/drm_fdinfo_internal.h"
 
 static struct hwt_drm_fdinfo parse(const char *s)
 {
-	struct hwt_drm_fdinfo fi;
+	struct hwt_drm_fdinfo fi = { 0 };
 
-	CHECK_EQ(hwt_drm_fdinfo__parse(&fi, s, strlen(s), NULL), 0);
+	CHECK_EQ(hwt_drm_fdinfo__parse(&fi, s, strlen(s), 0, NULL), 0);
 	return fi;
 }
 
@@ -57,7 +57,7 @@ static void test_i915(void)
 	CHECK_EQ(mem(&fi, "stolen-system0", HWT_DRM_MEM_RESIDENT), ~0ull);	/* absent */
 	CHECK_STR(hwt_drm_fdinfo__other(&fi, "flags"), "02100002");
 	CHECK_STR(hwt_drm_fdinfo__other(&fi, "ino"), "284");
-	hwt_drm_fdinfo__free(&fi);
+	hwt_drm_fdinfo__exit(&fi);
 }
 
 /* xe: cycles + total-cycles only; "16 MiB" */
@@ -78,7 +78,7 @@ static void test_xe(void)
 	CHECK_EQ(mem(&fi, "vram0", HWT_DRM_MEM_SHARED), 16ull << 20);
 	/* "drm-total-cycles-" must not become a region named "cycles-rcs" */
 	CHECK(hwt_drm_fdinfo__region(&fi, "cycles-rcs") == NULL);
-	hwt_drm_fdinfo__free(&fi);
+	hwt_drm_fdinfo__exit(&fi);
 }
 
 /* Transitional amdgpu: two drm-client-id lines, ' \t' separators, legacy drm-memory. */
@@ -95,18 +95,18 @@ static void test_amdgpu(void)
 	CHECK_EQ(mem(&fi, "vram", HWT_DRM_MEM_RESIDENT), 186708ull * 1024);
 	CHECK_EQ(mem(&fi, "gtt", HWT_DRM_MEM_RESIDENT), 17828ull * 1024);
 	CHECK_EQ(hwt_drm_fdinfo__engine(&fi, "gfx")->busy_ns, 107322799);
-	hwt_drm_fdinfo__free(&fi);
+	hwt_drm_fdinfo__exit(&fi);
 
 	/* drm-resident- and drm-memory- together: resident wins, never the sum */
 	fi = parse("drm-driver: amdgpu\ndrm-resident-vram: 4 KiB\ndrm-memory-vram: 8 KiB\n");
 	CHECK_EQ(mem(&fi, "vram", HWT_DRM_MEM_RESIDENT), 4096);
-	hwt_drm_fdinfo__free(&fi);
+	hwt_drm_fdinfo__exit(&fi);
 }
 
 static void test_units_and_errors(void)
 {
 	struct hwt_diag d = { 0 };
-	struct hwt_drm_fdinfo fi;
+	struct hwt_drm_fdinfo fi = { 0 };
 	const char *s =
 		"drm-driver: x\ndrm-total-a: 1 GiB\ndrm-total-b: 3 kB\ndrm-total-c: 1000\n"
 		"drm-total-d: 12 furlongs\ndrm-maxfreq-e: 925000000 Hz\ndrm-maxfreq-f: 800 MHz\n"
@@ -116,7 +116,7 @@ static void test_units_and_errors(void)
 		"drm-client-id: 18446744073709551615\ndrm-engine-capacity-k: 0\n"
 		"drm-total-last: 7";	/* no trailing newline: the last byte counts */
 
-	CHECK_EQ(hwt_drm_fdinfo__parse(&fi, s, strlen(s), &d), 0);
+	CHECK_EQ(hwt_drm_fdinfo__parse(&fi, s, strlen(s), 0, &d), 0);
 	CHECK_EQ(mem(&fi, "a", HWT_DRM_MEM_TOTAL), 1ull << 30);
 	CHECK_EQ(mem(&fi, "b", HWT_DRM_MEM_TOTAL), 3072);
 	CHECK_EQ(mem(&fi, "c", HWT_DRM_MEM_TOTAL), 1000);
@@ -136,7 +136,7 @@ static void test_units_and_errors(void)
 	/* d, i, j, no colon, capacity 0 */
 	CHECK_EQ(d.warnings, 5);
 	CHECK_EQ(d.bytes.decoded + d.bytes.skipped, strlen(s));
-	hwt_drm_fdinfo__free(&fi);
+	hwt_drm_fdinfo__exit(&fi);
 }
 
 /* 100k driver-specific lines, then the real keys: nothing truncated. */
@@ -144,7 +144,7 @@ static void test_huge(void)
 {
 	size_t cap = 8 << 20, len = 0;
 	char *s = malloc(cap);
-	struct hwt_drm_fdinfo fi;
+	struct hwt_drm_fdinfo fi = { 0 };
 
 	for (int i = 0; i < 100000; i++)
 		len += snprintf(s + len, cap - len, "amd-evicted-%d:\t%d KiB\n", i, i);
@@ -152,12 +152,12 @@ static void test_huge(void)
 	for (int i = 0; i < 300; i++)
 		len += snprintf(s + len, cap - len, "drm-engine-e%d: %d ns\n", i, i * 3);
 	len += snprintf(s + len, cap - len, "drm-total-vram: 1 MiB");
-	CHECK_EQ(hwt_drm_fdinfo__parse(&fi, s, len, NULL), 0);
+	CHECK_EQ(hwt_drm_fdinfo__parse(&fi, s, len, 0, NULL), 0);
 	CHECK_EQ(fi.nother, 100000);
 	CHECK_EQ(fi.nengines, 300);
 	CHECK_EQ(hwt_drm_fdinfo__engine(&fi, "e299")->busy_ns, 897);
 	CHECK_EQ(mem(&fi, "vram", HWT_DRM_MEM_TOTAL), 1 << 20);
-	hwt_drm_fdinfo__free(&fi);
+	hwt_drm_fdinfo__exit(&fi);
 	free(s);
 }
 
@@ -211,9 +211,9 @@ static void test_util(void)
 	hwt_drm_usage__compute(&b, &c, 500000000ull, u);
 	CHECK_EQ(c.nengines, 1);
 	CHECK(!u[0].held && near(u[0].percent, 200 * 100.0 / 5e8));
-	hwt_drm_fdinfo__free(&a);
-	hwt_drm_fdinfo__free(&b);
-	hwt_drm_fdinfo__free(&c);
+	hwt_drm_fdinfo__exit(&a);
+	hwt_drm_fdinfo__exit(&b);
+	hwt_drm_fdinfo__exit(&c);
 }
 
 /* Deep equality of the parsed content (not @other, which NO_OTHER leaves empty). */
@@ -305,12 +305,12 @@ static void test_reparse(void)
 
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
 		struct hwt_diag d1 = { 0 }, d2 = { 0 };
-		struct hwt_drm_fdinfo ref;
+		struct hwt_drm_fdinfo ref = { 0 };
 		size_t len = strlen(texts[i]);
 
-		CHECK_EQ(hwt_drm_fdinfo__reparse(&fi, texts[i], len, HWT_DRM_PARSE_NO_OTHER, &d1),
+		CHECK_EQ(hwt_drm_fdinfo__parse(&fi, texts[i], len, HWT_DRM_PARSE_NO_OTHER, &d1),
 			 0);
-		CHECK_EQ(hwt_drm_fdinfo__parse(&ref, texts[i], len, &d2), 0);
+		CHECK_EQ(hwt_drm_fdinfo__parse(&ref, texts[i], len, 0, &d2), 0);
 		if (!same_fdinfo(&fi, &ref))
 			fprintf(stderr, "reparse of text %zu differs from a fresh parse\n", i);
 		CHECK(same_fdinfo(&fi, &ref));
@@ -319,7 +319,7 @@ static void test_reparse(void)
 		CHECK_EQ(d1.bytes.decoded, d2.bytes.decoded);
 		CHECK_EQ(d1.bytes.skipped, d2.bytes.skipped);
 		CHECK_EQ(d1.bytes.decoded + d1.bytes.skipped, len);
-		hwt_drm_fdinfo__free(&ref);
+		hwt_drm_fdinfo__exit(&ref);
 		if (i == 1) {	/* worked by hand from the text */
 			CHECK(fi.plan_ok);
 			CHECK_EQ(fi.client_id, 40);
@@ -339,7 +339,56 @@ static void test_reparse(void)
 	}
 	CHECK(fi.driver == NULL);
 	CHECK_EQ(fi.nengines, 0);
-	hwt_drm_fdinfo__free(&fi);
+	hwt_drm_fdinfo__exit(&fi);
+}
+
+/* The opaque object and its accessors, as a program using libhwtrace.so sees it. */
+static void test_public_api(void)
+{
+	static const char amd[] = "drm-driver:\tamdgpu\ndrm-engine-gfx:\t5 ns\n";
+	struct hwt_drm_fdinfo *fi = hwt_drm_fdinfo__new();
+	const struct hwt_drm_region *r;
+	const struct hwt_drm_kv *kv;
+	uint64_t id = 0;
+
+	CHECK(fi != NULL);
+	CHECK(hwt_drm_fdinfo__driver(fi) == NULL);
+	CHECK_EQ(hwt_drm_fdinfo__parse(fi, i915, strlen(i915), 0, NULL), 0);
+	CHECK_STR(hwt_drm_fdinfo__driver(fi), "i915");
+	CHECK_STR(hwt_drm_fdinfo__pdev(fi), "0000:00:02.0");
+	CHECK(hwt_drm_fdinfo__client_name(fi) == NULL);
+	CHECK(hwt_drm_fdinfo__client_id(fi, &id));
+	CHECK_EQ(id, 39);
+	/* render, copy, video, video-enhance: in the order of the text */
+	CHECK_EQ(hwt_drm_fdinfo__nengines(fi), 4);
+	CHECK_STR(hwt_drm_fdinfo__engine_at(fi, 0)->name, "render");
+	CHECK_EQ(hwt_drm_fdinfo__engine_at(fi, 0)->busy_ns, 346249);
+	CHECK_STR(hwt_drm_fdinfo__engine_at(fi, 3)->name, "video-enhance");
+	CHECK(hwt_drm_fdinfo__engine_at(fi, 4) == NULL);
+	/* system0, then stolen-system0 */
+	CHECK_EQ(hwt_drm_fdinfo__nregions(fi), 2);
+	r = hwt_drm_fdinfo__region_at(fi, 0);
+	CHECK_STR(r->name, "system0");
+	CHECK_EQ(r->bytes[HWT_DRM_MEM_RESIDENT], 6044ull * 1024);
+	CHECK(hwt_drm_fdinfo__region_at(fi, 2) == NULL);
+	/* pos, flags, mnt_id, ino */
+	CHECK_EQ(hwt_drm_fdinfo__nother(fi), 4);
+	kv = hwt_drm_fdinfo__other_at(fi, 2);
+	CHECK_STR(kv->key, "mnt_id");
+	CHECK_STR(kv->val, "26");
+	CHECK(hwt_drm_fdinfo__other_at(fi, 4) == NULL);
+	/* a second parse replaces the first */
+	CHECK_EQ(hwt_drm_fdinfo__parse(fi, amd, strlen(amd), HWT_DRM_PARSE_NO_OTHER, NULL), 0);
+	CHECK_STR(hwt_drm_fdinfo__driver(fi), "amdgpu");
+	CHECK(!hwt_drm_fdinfo__client_id(fi, &id));
+	CHECK_EQ(hwt_drm_fdinfo__nengines(fi), 1);
+	CHECK_EQ(hwt_drm_fdinfo__nregions(fi), 0);
+	CHECK_EQ(hwt_drm_fdinfo__nother(fi), 0);
+	hwt_drm_fdinfo__delete(fi);
+	hwt_drm_fdinfo__delete(NULL);
+	CHECK_STR(hwt_drm_mem__name(HWT_DRM_MEM_TOTAL), "total");
+	CHECK_STR(hwt_drm_mem__name(HWT_DRM_MEM_ACTIVE), "active");
+	CHECK(hwt_drm_mem__name(HWT_DRM_MEM_N) == NULL);
 }
 
 int main(void)
@@ -351,5 +400,6 @@ int main(void)
 	RUN(test_huge);
 	RUN(test_util);
 	RUN(test_reparse);
+	RUN(test_public_api);
 	return check_done("drm_fdinfo");
 }

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "hwtrace/pmu_format.h"
+#include "pmu/pmu_internal.h"
 
 static struct hwt_pmu *cpmu(void)
 {
@@ -28,25 +28,38 @@ static struct hwt_pmu *cpmu(void)
 	return p;
 }
 
+struct last_error {
+	char msg[256];
+	char rtype[32];
+};
+
+static void keep_error(void *ctx, const struct hwt_error *e)
+{
+	struct last_error *le = ctx;
+
+	snprintf(le->msg, sizeof(le->msg), "%s", e->msg);
+	snprintf(le->rtype, sizeof(le->rtype), "%s", e->rtype);
+}
+
 static void test_cpmu_encode(void)
 {
 	struct hwt_pmu *p = cpmu();
 	struct perf_event_attr a = { 0 };
 	char err[256];
 
-	CHECK_EQ(hwt_event__encode(p, "mask=0xff,gid=0x10,vid=0x1e98,threshold=3,invert,edge,"
-				   "hdm_filter_en,hdm=0x5", &a, err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__encode_err(p, "mask=0xff,gid=0x10,vid=0x1e98,threshold=3,invert,edge,"
+				     "hdm_filter_en,hdm=0x5", &a, err, sizeof(err)), 0);
 	CHECK_EQ(a.type, 12);
 	CHECK_EQ(a.config, (0x1e98ull << 48) | (0x10ull << 32) | 0xff);
 	CHECK_EQ(a.config1, 3 | 1u << 16 | 1u << 17 | 1u << 18);
 	CHECK_EQ(a.config2, 5);
 
 	memset(&a, 0, sizeof(a));
-	CHECK_EQ(hwt_event__encode(p, "clock_ticks", &a, err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__encode_err(p, "clock_ticks", &a, err, sizeof(err)), 0);
 	CHECK_EQ(a.config, (0x1e98ull << 48) | 1);	/* vid CXL, gid 0, mask 1 */
 	/* an alias then a term: the term replaces its bits */
 	memset(&a, 0, sizeof(a));
-	CHECK_EQ(hwt_event__encode(p, "clock_ticks,mask=2", &a, err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__encode_err(p, "clock_ticks,mask=2", &a, err, sizeof(err)), 0);
 	CHECK_EQ(a.config, (0x1e98ull << 48) | 2);
 	hwt_pmu__delete(p);
 }
@@ -57,17 +70,17 @@ static void test_cpmu_errors(void)
 	struct perf_event_attr a = { 0 };
 	char err[256];
 
-	CHECK_EQ(hwt_event__encode(p, "mask=0x100000000", &a, err, sizeof(err)), -1);
+	CHECK_EQ(hwt_pmu__encode_err(p, "mask=0x100000000", &a, err, sizeof(err)), -1);
 	CHECK(strstr(err, "'mask'") && strstr(err, "config:0-31") && strstr(err, "32 bits"));
-	CHECK_EQ(hwt_event__encode(p, "invert=2", &a, err, sizeof(err)), -1);
+	CHECK_EQ(hwt_pmu__encode_err(p, "invert=2", &a, err, sizeof(err)), -1);
 	CHECK(strstr(err, "'invert'") && strstr(err, "config1:16") && strstr(err, "1 bit"));
-	CHECK_EQ(hwt_event__encode(p, "hdm=0x10000", &a, err, sizeof(err)), -1);
+	CHECK_EQ(hwt_pmu__encode_err(p, "hdm=0x10000", &a, err, sizeof(err)), -1);
 	CHECK(strstr(err, "config2:0-15"));
-	CHECK_EQ(hwt_event__encode(p, "bogus=1", &a, err, sizeof(err)), -1);
+	CHECK_EQ(hwt_pmu__encode_err(p, "bogus=1", &a, err, sizeof(err)), -1);
 	CHECK(strstr(err, "unknown term 'bogus'") && strstr(err, "mask"));
-	CHECK_EQ(hwt_event__encode(p, "mask=12abc", &a, err, sizeof(err)), -1);
+	CHECK_EQ(hwt_pmu__encode_err(p, "mask=12abc", &a, err, sizeof(err)), -1);
 	CHECK(strstr(err, "bad value '12abc'") && strstr(err, "config:0-31"));
-	CHECK_EQ(hwt_event__encode(p, "mask=-1", &a, err, sizeof(err)), -1);
+	CHECK_EQ(hwt_pmu__encode_err(p, "mask=-1", &a, err, sizeof(err)), -1);
 	hwt_pmu__delete(p);
 }
 
@@ -83,17 +96,17 @@ static void test_formats(void)
 	CHECK_EQ(hwt_pmu__add_format(p, "full", "config2:0-63", err, sizeof(err)), 0);
 	CHECK_EQ(hwt_pmu__add_event(p, "ev", "event=0x3c,umask=1"), 0);
 	CHECK_EQ(hwt_pmu__add_event(p, "param", "event=0x1,umask=?"), 0);
-	CHECK_EQ(hwt_event__encode(p, "split=0xabc", &a, err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__encode_err(p, "split=0xabc", &a, err, sizeof(err)), 0);
 	CHECK_EQ(a.config, 0xbcull | (0xaull << 32));	/* low 8 bits, then the next 4 */
-	CHECK_EQ(hwt_event__encode(p, "split=0x1000", &a, err, sizeof(err)), -1);
+	CHECK_EQ(hwt_pmu__encode_err(p, "split=0x1000", &a, err, sizeof(err)), -1);
 	CHECK(strstr(err, "config:0-7,32-35") && strstr(err, "12 bits"));
 	memset(&a, 0, sizeof(a));
-	CHECK_EQ(hwt_event__encode(p, "ev,full=0xffffffffffffffff", &a, err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__encode_err(p, "ev,full=0xffffffffffffffff", &a, err, sizeof(err)), 0);
 	CHECK_EQ(a.config, 0x13c);
 	CHECK_EQ(a.config2, UINT64_MAX);
-	CHECK_EQ(hwt_event__encode(p, "param", &a, err, sizeof(err)), -1);
+	CHECK_EQ(hwt_pmu__encode_err(p, "param", &a, err, sizeof(err)), -1);
 	CHECK(strstr(err, "needs a value"));
-	CHECK_EQ(hwt_event__encode(p, "config1=0x42,period=1000", &a, err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__encode_err(p, "config1=0x42,period=1000", &a, err, sizeof(err)), 0);
 	CHECK_EQ(a.config1, 0x42);
 	CHECK_EQ(a.sample_period, 1000);
 	CHECK_EQ(hwt_pmu__add_format(p, "bad", "config:5-3", err, sizeof(err)), -1);
@@ -112,13 +125,13 @@ static void test_signed_values(void)
 	char err[256];
 
 	CHECK_EQ(hwt_pmu__add_format(p, "full", "config2:0-63", err, sizeof(err)), 0);
-	CHECK_EQ(hwt_event__encode(p, "full= -1", &a, err, sizeof(err)), -1);
+	CHECK_EQ(hwt_pmu__encode_err(p, "full= -1", &a, err, sizeof(err)), -1);
 	CHECK(strstr(err, "bad value ' -1'"));
 	CHECK_EQ(a.config2, 0);
-	CHECK_EQ(hwt_event__encode(p, "config=\t-2", &a, err, sizeof(err)), -1);
+	CHECK_EQ(hwt_pmu__encode_err(p, "config=\t-2", &a, err, sizeof(err)), -1);
 	CHECK_EQ(a.config, 0);
 	/* blanks are fine */
-	CHECK_EQ(hwt_event__encode(p, "full= 5", &a, err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__encode_err(p, "full= 5", &a, err, sizeof(err)), 0);
 	CHECK_EQ(a.config2, 5);
 	hwt_pmu__delete(p);
 }
@@ -227,10 +240,10 @@ static void test_hmu_sysfs(void)
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		put(fmt, t[i][0], t[i][1]);
 
-	CHECK_EQ(hwt_event__parse(root, "cxl_hmu_mem0.0.0/epoch_type=1,access_type=6,"
-				  "epoch_scale=4,epoch_multiplier=3,randomized_downsampling,"
-				  "downsampling_factor=2,hotness_threshold=5,hotness_granual=12,"
-				  "range_base=0,range_size=4/", &a, &p, err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__parse_event_err(root, "cxl_hmu_mem0.0.0/epoch_type=1,access_type=6,"
+					  "epoch_scale=4,epoch_multiplier=3,randomized_downsampling,"
+					  "downsampling_factor=2,hotness_threshold=5,hotness_granual=12,"
+					  "range_base=0,range_size=4/", &a, &p, err, sizeof(err)), 0);
 	CHECK_EQ(a.type, 42);
 	CHECK_EQ(a.config, 1 | 6u << 2 | 4u << 10 | 3u << 14 | 1u << 26 | 2ull << 27);
 	CHECK_EQ(a.config1, 5 | 12ull << 32);
@@ -244,18 +257,43 @@ static void test_hmu_sysfs(void)
 		CHECK(!hwt_pmu__counting_only(p));
 		hwt_pmu__delete(p);
 	}
-	CHECK_EQ(hwt_event__parse(root, "cxl_hmu_mem0.0.0/epoch_type=4/", &a, NULL, err,
-				  sizeof(err)), -1);
+	CHECK_EQ(hwt_pmu__parse_event_err(root, "cxl_hmu_mem0.0.0/epoch_type=4/", &a, NULL, err,
+					  sizeof(err)), -1);
 	CHECK(strstr(err, "epoch_type") && strstr(err, "config:0-1"));
-	CHECK_EQ(hwt_event__parse(root, "nope/x=1/", &a, NULL, err, sizeof(err)), -1);
+	CHECK_EQ(hwt_pmu__parse_event_err(root, "nope/x=1/", &a, NULL, err, sizeof(err)), -1);
 	CHECK(strstr(err, "unknown PMU 'nope'"));
-	CHECK_EQ(hwt_event__parse(root, "cxl_hmu_mem0.0.0/epoch_type=1/u", &a, NULL, err,
-				  sizeof(err)), -1);
-	CHECK_EQ(hwt_event__parse(root, "../x/", &a, NULL, err, sizeof(err)), -1);
-	CHECK_EQ(hwt_event__parse(root, "cpu-clock", &a, &p, err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__parse_event_err(root, "cxl_hmu_mem0.0.0/epoch_type=1/u", &a, NULL, err,
+					  sizeof(err)), -1);
+	CHECK_EQ(hwt_pmu__parse_event_err(root, "../x/", &a, NULL, err, sizeof(err)), -1);
+	CHECK_EQ(hwt_pmu__parse_event_err(root, "cpu-clock", &a, &p, err, sizeof(err)), 0);
 	CHECK_EQ(a.type, PERF_TYPE_SOFTWARE);
 	CHECK_EQ(a.config, PERF_COUNT_SW_CPU_CLOCK);
 	CHECK(p == NULL);
+	/* the public forms report through struct hwt_diag */
+	{
+		struct last_error le = { 0 };
+		struct hwt_diag d = { .report = keep_error, .ctx = &le, .file = "sysfs" };
+		struct hwt_pmu *q;
+
+		CHECK_EQ(hwt_pmu__parse_event(root, "cxl_hmu_mem0.0.0/epoch_type=4/", &a, NULL, &d), -1);
+		CHECK_EQ(d.errors, 1);
+		CHECK(strstr(le.msg, "epoch_type") && strstr(le.msg, "config:0-1"));
+		CHECK_STR(le.rtype, "event");
+		CHECK(hwt_pmu__new_sysfs(root, "nope", &d) == NULL);
+		CHECK_EQ(d.errors, 2);
+		CHECK(strstr(le.msg, "unknown PMU 'nope'"));
+		CHECK_STR(le.rtype, "sysfs PMU");
+		q = hwt_pmu__new_sysfs(root, "cxl_hmu_mem0.0.0", &d);
+		CHECK(q != NULL);
+		CHECK_EQ(hwt_pmu__type(q), 42);
+		CHECK_EQ(hwt_pmu__encode(q, "epoch_type=2,range_size=4", &a, &d), 0);
+		CHECK_EQ(a.config, 2);
+		CHECK_EQ(a.config2, 4ull << 32);
+		CHECK_EQ(hwt_pmu__encode(q, "bogus=1", &a, &d), -1);
+		CHECK_EQ(d.errors, 3);
+		CHECK(strstr(le.msg, "bogus"));
+		hwt_pmu__delete(q);
+	}
 	{
 		char cmd[600];
 

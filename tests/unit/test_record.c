@@ -14,7 +14,7 @@
 #include "hwtrace/i915_oa.h"
 #include "hwtrace/panthor.h"
 #include "hwtrace/perf_data.h"
-#include "hwtrace/pmu_format.h"
+#include "pmu/pmu_internal.h"
 #include "../../plugins/perf-hwtrace/record_state.h"
 
 #define DATA_SIZE	4096
@@ -272,7 +272,7 @@ static void test_auxinfo_words(void)
 	ev.pmu = hwt_pmu__new("i915_oa0", 42);
 	CHECK_EQ(hwt_pmu__add_format(ev.pmu, "oa_exponent", "config:0-3,8-11", err,
 				     sizeof(err)), 0);
-	CHECK_EQ(hwt_event__encode(ev.pmu, "oa_exponent=0x35", &ev.attr, err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__encode_err(ev.pmu, "oa_exponent=0x35", &ev.attr, err, sizeof(err)), 0);
 	CHECK_EQ(ev.attr.config, 0x305);	/* low nibble at bits 0-3, high at 8-11 */
 	CHECK_EQ(rec_aux__info(root, &ev, buf, sizeof(buf) / 8, err, sizeof(err)), 8 + 8 + 11 * 8);
 	CHECK_EQ(info->type, HWT_AUXTRACE_I915_OA);

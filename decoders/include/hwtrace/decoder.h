@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
 #include "diag.h"
 #include "perf_data.h"
 #include "record.h"
@@ -222,7 +223,7 @@ struct hwt_session_opts {
  * before and after them was still produced), -1 when the file could not be
  * opened or is not a perf.data at all (reported).
  */
-int hwt_session__run(const char *path, const struct hwt_session_opts *o,
+HWT_API int hwt_session__run(const char *path, const struct hwt_session_opts *o,
 		     const struct hwt_sink *sink, struct hwt_diag *diag);
 
 /**
@@ -231,7 +232,7 @@ int hwt_session__run(const char *path, const struct hwt_session_opts *o,
  * The stream's context comes from the options via ops->ctx_from_opts().
  * Same return values as hwt_session__run().
  */
-int hwt_session__run_raw(const char *path, const struct hwt_session_opts *o,
+HWT_API int hwt_session__run_raw(const char *path, const struct hwt_session_opts *o,
 			 const struct hwt_sink *sink, struct hwt_diag *diag);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
 #include "decoder.h"
 
 /**
@@ -49,17 +50,17 @@ struct hwt_device {
 };
 
 /* The device table, NULL-terminated (decoders/core/devices.c). */
-extern const struct hwt_device *const hwt_devices[];
+HWT_API extern const struct hwt_device *const hwt_devices[];
 
 /**
  * hwt_device__find - the device named @name, or NULL
  */
-const struct hwt_device *hwt_device__find(const char *name);
+HWT_API const struct hwt_device *hwt_device__find(const char *name);
 
 /**
  * hwt_device__opt - @dev's option @key (@len bytes, not NUL-terminated), or NULL
  */
-const struct hwt_dev_opt *hwt_device__opt(const struct hwt_device *dev, const char *key,
+HWT_API const struct hwt_dev_opt *hwt_device__opt(const struct hwt_device *dev, const char *key,
 					  size_t len);
 
 #endif

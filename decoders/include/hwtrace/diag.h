@@ -13,6 +13,8 @@
 #include <stdarg.h>
 #include <stdint.h>
 
+#include "api.h"
+
 enum hwt_severity {
 	HWT_WARN,	/* suspicious but decodable: still exit 0 */
 	HWT_ERROR,	/* input was bad: the tool exits 1 */
@@ -77,8 +79,8 @@ struct hwt_diag {
  * @rtype:	what was being read
  * @fmt:	printf-style reason
  */
-void hwt_diag__report(struct hwt_diag *d, enum hwt_severity sev, uint64_t offset,
-		      const char *rtype, const char *fmt, ...)
+HWT_API void hwt_diag__report(struct hwt_diag *d, enum hwt_severity sev, uint64_t offset,
+			      const char *rtype, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
 #define hwt_diag__error(d, off, rtype, ...) \

@@ -18,6 +18,7 @@
 #include <sys/types.h>
 #include <linux/perf_event.h>
 
+#include "api.h"
 #include "diag.h"
 
 /* perf's user record types (tools/lib/perf/include/perf/event.h). */
@@ -70,14 +71,6 @@ enum hwt_feature {
 #define HWT_AUXTRACE_CXL_HMU	7	/* RFC; collides with upstream VPA_DTL */
 #define HWT_AUXTRACE_PANTHOR	0x48570001u
 #define HWT_AUXTRACE_I915_OA	0x48570002u
-
-/**
- * perf_record_name - "PERF_RECORD_AUXTRACE" etc. for a record type
- *
- * Returns "PERF_RECORD_<unknown N>"-style text in a static buffer for types it
- * does not know (not thread safe for those).
- */
-const char *perf_record_name(uint32_t type);
 
 /**
  * struct hwt_attr - one event attribute of the file
@@ -176,8 +169,8 @@ struct hwt_aux {
  *
  * Returns false when @ev is not a COMM record or is too short to hold one.
  */
-bool hwt_event__comm(const struct hwt_event *ev, uint32_t *pid, uint32_t *tid,
-		     const char **comm, size_t *len);
+HWT_API bool hwt_event__comm(const struct hwt_event *ev, uint32_t *pid, uint32_t *tid,
+			     const char **comm, size_t *len);
 
 struct hwt_reader;
 
@@ -211,12 +204,12 @@ struct hwt_reader_stats {
  * Returns NULL on failure after reporting why through @diag (not a perf.data,
  * cannot open, header cut).
  */
-struct hwt_reader *hwt_reader__new(const char *path, struct hwt_diag *diag);
+HWT_API struct hwt_reader *hwt_reader__new(const char *path, struct hwt_diag *diag);
 
 /**
  * hwt_reader__new_fd - like hwt_reader__new() on an open fd (not closed)
  */
-struct hwt_reader *hwt_reader__new_fd(int fd, const char *name, struct hwt_diag *diag);
+HWT_API struct hwt_reader *hwt_reader__new_fd(int fd, const char *name, struct hwt_diag *diag);
 
 /**
  * hwt_reader__next - read the next record
@@ -228,7 +221,7 @@ struct hwt_reader *hwt_reader__new_fd(int fd, const char *name, struct hwt_diag 
  * impossible is reported and skipped where a later record can be found again;
  * a cut file ends with the lost bytes counted.
  */
-int hwt_reader__next(struct hwt_reader *r, struct hwt_event *ev);
+HWT_API int hwt_reader__next(struct hwt_reader *r, struct hwt_event *ev);
 
 /**
  * hwt_reader__payload - pull the next piece of the current record's payload
@@ -241,30 +234,31 @@ int hwt_reader__next(struct hwt_reader *r, struct hwt_event *ev);
  * counted by the reader: the caller (the session, for its decoder) counts them
  * as decoded or skipped.  Payload the caller never pulls is counted skipped.
  */
-ssize_t hwt_reader__payload(struct hwt_reader *r, const void **ptr);
+HWT_API ssize_t hwt_reader__payload(struct hwt_reader *r, const void **ptr);
 
 /**
  * hwt_reader__delete - free the reader and everything it returned
  */
-void hwt_reader__delete(struct hwt_reader *r);
+HWT_API void hwt_reader__delete(struct hwt_reader *r);
 
 /* What the file header and feature sections said. */
-bool hwt_reader__is_pipe(const struct hwt_reader *r);
-uint32_t hwt_reader__nr_attrs(const struct hwt_reader *r);
-const struct hwt_attr *hwt_reader__attr(const struct hwt_reader *r, uint32_t i);
+HWT_API bool hwt_reader__is_pipe(const struct hwt_reader *r);
+HWT_API uint32_t hwt_reader__nr_attrs(const struct hwt_reader *r);
+HWT_API const struct hwt_attr *hwt_reader__attr(const struct hwt_reader *r, uint32_t i);
 /* attr whose attr.type == @type (e.g. an AUXTRACE_INFO's priv[0]), or NULL */
-const struct hwt_attr *hwt_reader__attr_by_type(const struct hwt_reader *r, uint32_t type);
-const struct hwt_attr *hwt_reader__attr_by_id(const struct hwt_reader *r, uint64_t id);
+HWT_API const struct hwt_attr *hwt_reader__attr_by_type(const struct hwt_reader *r, uint32_t type);
+HWT_API const struct hwt_attr *hwt_reader__attr_by_id(const struct hwt_reader *r, uint64_t id);
 /* PMU name for attr.type @type from PMU_MAPPINGS, or NULL */
-const char *hwt_reader__pmu_name(const struct hwt_reader *r, uint32_t type);
+HWT_API const char *hwt_reader__pmu_name(const struct hwt_reader *r, uint32_t type);
 /* HOSTNAME, OSRELEASE, ... CMDLINE feature as text (CMDLINE joined by ' '), or NULL */
-const char *hwt_reader__feature_string(const struct hwt_reader *r, enum hwt_feature feat);
+HWT_API const char *hwt_reader__feature_string(const struct hwt_reader *r, enum hwt_feature feat);
 /* raw feature section bytes (file mode) or HEADER_FEATURE payload (pipe), or NULL */
-const void *hwt_reader__feature(const struct hwt_reader *r, enum hwt_feature feat, size_t *size);
-bool hwt_reader__has_feature(const struct hwt_reader *r, enum hwt_feature feat);
+HWT_API const void *hwt_reader__feature(const struct hwt_reader *r, enum hwt_feature feat,
+					size_t *size);
+HWT_API bool hwt_reader__has_feature(const struct hwt_reader *r, enum hwt_feature feat);
 /* TRACING_DATA bytes kept raw, or NULL */
-const void *hwt_reader__tracing_data(const struct hwt_reader *r, size_t *size);
-const struct hwt_reader_stats *hwt_reader__stats(const struct hwt_reader *r);
+HWT_API const void *hwt_reader__tracing_data(const struct hwt_reader *r, size_t *size);
+HWT_API const struct hwt_reader_stats *hwt_reader__stats(const struct hwt_reader *r);
 
 /* ---------------------------------------------------------------------- */
 
@@ -291,33 +285,35 @@ struct hwt_writer;
  *
  * Returns NULL and sets errno on failure.
  */
-struct hwt_writer *hwt_writer__new(const char *path, bool pipe);
+HWT_API struct hwt_writer *hwt_writer__new(const char *path, bool pipe);
 
 /**
  * hwt_writer__add_attr - declare an event; call before writing any record
  */
-int hwt_writer__add_attr(struct hwt_writer *w, const struct hwt_writer_attr *a);
+HWT_API int hwt_writer__add_attr(struct hwt_writer *w, const struct hwt_writer_attr *a);
 
 /**
  * hwt_writer__set_feature - set a feature section (raw bytes, written at close)
  */
-int hwt_writer__set_feature(struct hwt_writer *w, enum hwt_feature feat,
-			    const void *data, size_t size);
+HWT_API int hwt_writer__set_feature(struct hwt_writer *w, enum hwt_feature feat,
+				    const void *data, size_t size);
 /* a perf_header_string feature: HOSTNAME, OSRELEASE, VERSION, ARCH, CPUDESC, CPUID */
-int hwt_writer__set_feature_string(struct hwt_writer *w, enum hwt_feature feat, const char *s);
+HWT_API int hwt_writer__set_feature_string(struct hwt_writer *w, enum hwt_feature feat,
+					   const char *s);
 /* CMDLINE from an argv (perf writes its own argv, "perf" first) */
-int hwt_writer__set_cmdline(struct hwt_writer *w, int argc, const char *const *argv);
+HWT_API int hwt_writer__set_cmdline(struct hwt_writer *w, int argc, const char *const *argv);
 /* NRCPUS: CPUs available and online */
-int hwt_writer__set_nrcpus(struct hwt_writer *w, uint32_t avail, uint32_t online);
+HWT_API int hwt_writer__set_nrcpus(struct hwt_writer *w, uint32_t avail, uint32_t online);
 /* PMU_MAPPINGS from pairs */
-int hwt_writer__set_pmu_mappings(struct hwt_writer *w, const struct hwt_pmu_mapping *m, uint32_t n);
+HWT_API int hwt_writer__set_pmu_mappings(struct hwt_writer *w, const struct hwt_pmu_mapping *m,
+					 uint32_t n);
 /* TRACING_DATA section (file mode) / HEADER_TRACING_DATA record (pipe mode) */
-int hwt_writer__set_tracing_data(struct hwt_writer *w, const void *data, size_t size);
+HWT_API int hwt_writer__set_tracing_data(struct hwt_writer *w, const void *data, size_t size);
 
 /**
  * hwt_writer__write - append a record (hdr->size bytes)
  */
-int hwt_writer__write(struct hwt_writer *w, const struct perf_event_header *hdr);
+HWT_API int hwt_writer__write(struct hwt_writer *w, const struct perf_event_header *hdr);
 
 /**
  * hwt_writer__write_auxtrace - append an AUXTRACE record and its payload
@@ -327,8 +323,8 @@ int hwt_writer__write(struct hwt_writer *w, const struct perf_event_header *hdr)
  *
  * The AUXTRACE index feature is maintained from these calls (file mode).
  */
-int hwt_writer__write_auxtrace(struct hwt_writer *w, const struct hwt_auxtrace *rec,
-			       const void *payload, size_t size);
+HWT_API int hwt_writer__write_auxtrace(struct hwt_writer *w, const struct hwt_auxtrace *rec,
+				       const void *payload, size_t size);
 
 /**
  * hwt_writer__delete - write features and the final header; free @w
@@ -337,6 +333,6 @@ int hwt_writer__write_auxtrace(struct hwt_writer *w, const struct hwt_auxtrace *
  * tracing data as HEADER_* records before the first record, so set them all
  * before the first hwt_writer__write*() call.
  */
-int hwt_writer__delete(struct hwt_writer *w);
+HWT_API int hwt_writer__delete(struct hwt_writer *w);
 
 #endif

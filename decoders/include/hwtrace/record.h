@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdbool.h>
 
+#include "api.h"
+
 /* C type of a field.  Arrays use .count (fixed) or .count_offset (variable). */
 enum hwt_ftype {
 	HWT_FT_U8,
@@ -145,7 +147,7 @@ struct hwt_record {
  *
  * Used by inject (one tracepoint per type) and by the Python module.
  */
-extern const struct hwt_record_type *const hwt_record_types[];
+HWT_API extern const struct hwt_record_type *const hwt_record_types[];
 
 /**
  * hwt_field__present - whether an optional field is set in @data
@@ -160,21 +162,21 @@ static inline bool hwt_field__present(const struct hwt_field *f, const void *dat
 /**
  * hwt_field__u64 - read element @i of a numeric field as u64
  */
-uint64_t hwt_field__u64(const struct hwt_field *f, const void *data, uint32_t i);
+HWT_API uint64_t hwt_field__u64(const struct hwt_field *f, const void *data, uint32_t i);
 
 /**
  * hwt_field__len - number of elements: 1 for scalars, count for arrays/vectors
  */
-uint32_t hwt_field__len(const struct hwt_field *f, const void *data);
+HWT_API uint32_t hwt_field__len(const struct hwt_field *f, const void *data);
 
 /**
  * hwt_field__is_array - true for fixed arrays, _VEC and _KV fields
  */
-bool hwt_field__is_array(const struct hwt_field *f);
+HWT_API bool hwt_field__is_array(const struct hwt_field *f);
 
 /**
  * hwt_record_type__find - look a record type up by name; NULL if unknown
  */
-const struct hwt_record_type *hwt_record_type__find(const char *name);
+HWT_API const struct hwt_record_type *hwt_record_type__find(const char *name);
 
 #endif

@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api.h"
 #include "record.h"
 
 #define HWT_TP_SYSTEM		"hwtrace"
@@ -45,14 +46,14 @@ enum hwt_tp_kind {
 /**
  * hwt_tp__kind - how field @f is carried
  */
-enum hwt_tp_kind hwt_tp__kind(const struct hwt_field *f);
+HWT_API enum hwt_tp_kind hwt_tp__kind(const struct hwt_field *f);
 
 /**
  * hwt_tp__is_event - true when records of @t become tracepoint samples
  *
  * Only HWT_RK_DATA types do; framing and summary records are not injected.
  */
-bool hwt_tp__is_event(const struct hwt_record_type *t);
+HWT_API bool hwt_tp__is_event(const struct hwt_record_type *t);
 
 /**
  * hwt_tp__field_offset - payload offset of field @i (i == nfields: the size
@@ -66,7 +67,7 @@ static inline uint32_t hwt_tp__field_offset(uint32_t i)
 /**
  * hwt_tp__field_size - the size: line of field @f in the format text
  */
-uint32_t hwt_tp__field_size(const struct hwt_field *f);
+HWT_API uint32_t hwt_tp__field_size(const struct hwt_field *f);
 
 /**
  * hwt_tp__format - the tracepoint format text of @t
@@ -78,7 +79,7 @@ uint32_t hwt_tp__field_size(const struct hwt_field *f);
  * Returns the length of the whole text (like snprintf: when it is >= @size
  * the text was cut).
  */
-size_t hwt_tp__format(const struct hwt_record_type *t, char *buf, size_t size);
+HWT_API size_t hwt_tp__format(const struct hwt_record_type *t, char *buf, size_t size);
 
 /**
  * hwt_tp__encode - the PERF_SAMPLE_RAW payload of a record
@@ -91,8 +92,8 @@ size_t hwt_tp__format(const struct hwt_record_type *t, char *buf, size_t size);
  * Returns the payload length (not padded), or 0 when it does not fit in
  * @size or in HWT_TP_MAX_PAYLOAD (a dynamic field longer than 64 KiB).
  */
-size_t hwt_tp__encode(const struct hwt_record_type *t, const void *data, int32_t pid,
-		      uint8_t *buf, size_t size);
+HWT_API size_t hwt_tp__encode(const struct hwt_record_type *t, const void *data, int32_t pid,
+			      uint8_t *buf, size_t size);
 
 /**
  * hwt_tp__text - the text a LIST or KV field is encoded as
@@ -103,7 +104,7 @@ size_t hwt_tp__encode(const struct hwt_record_type *t, const void *data, int32_t
  *
  * Returns the text length (snprintf semantics).
  */
-size_t hwt_tp__text(const struct hwt_field *f, const void *data, char *buf, size_t size);
+HWT_API size_t hwt_tp__text(const struct hwt_field *f, const void *data, char *buf, size_t size);
 
 /**
  * hwt_tp__raw_padded - PERF_SAMPLE_RAW size for a payload of @n bytes
@@ -126,8 +127,8 @@ static inline size_t hwt_tp__raw_padded(size_t n)
  * inject and the Python hook runner use this, so both give hooks the same
  * common_* values.
  */
-void hwt_tp__sample_fields(const struct hwt_record *rec, uint64_t *time, uint32_t *cpu,
-			   int32_t *pid);
+HWT_API void hwt_tp__sample_fields(const struct hwt_record *rec, uint64_t *time, uint32_t *cpu,
+				   int32_t *pid);
 
 /**
  * hwt_tp__tracing_data - the TRACING_DATA blob for every event type
@@ -138,6 +139,6 @@ void hwt_tp__sample_fields(const struct hwt_record *rec, uint64_t *time, uint32_
  * of hwt_record_types[] for which hwt_tp__is_event() is true, and empty
  * kallsyms, printk and saved_cmdlines.  Returns a malloc()ed blob or NULL.
  */
-void *hwt_tp__tracing_data(size_t *size);
+HWT_API void *hwt_tp__tracing_data(size_t *size);
 
 #endif

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hwtrace/api.h"
 #include "hwtrace/diag.h"
 
 /* Which counters an engine carries (struct hwt_drm_engine.have). */
@@ -52,8 +53,12 @@ enum hwt_drm_mem {
 	HWT_DRM_MEM_N,
 };
 
-/* "total", "shared", "resident", "purgeable", "active" */
-extern const char *const hwt_drm_mem_names[HWT_DRM_MEM_N];
+/**
+ * hwt_drm_mem__name - "total", "shared", "resident", "purgeable" or "active"
+ *
+ * Returns NULL for a value outside enum hwt_drm_mem.
+ */
+HWT_API const char *hwt_drm_mem__name(enum hwt_drm_mem m);
 
 /**
  * struct hwt_drm_region - memory of one region, in bytes
@@ -82,99 +87,103 @@ struct hwt_drm_kv {
 };
 
 /**
- * struct hwt_drm_fdinfo - one parsed fdinfo text
- * @driver:	drm-driver, or NULL (then this is not a DRM fd)
- * @pdev:	drm-pdev, or NULL (platform devices have none)
- * @client_name: drm-client-name, or NULL
- * @client_id:	the first drm-client-id (amdgpu once printed two)
- * @has_client_id: whether one was seen
- * @engines, @nengines: engines in order of first appearance
- * @regions, @nregions: memory regions in order of first appearance
- * @other, @nother: every other line, in order (pos:, flags:, amd-*, ...)
+ * struct hwt_drm_fdinfo - one parsed fdinfo text (opaque)
  *
- * Slots of @engines and @regions past @nengines/@nregions may hold names of an
- * earlier parse, kept for hwt_drm_fdinfo__reparse() to reuse.
+ * Made by hwt_drm_fdinfo__new(), filled by hwt_drm_fdinfo__parse() as often
+ * as needed (each parse replaces the content and reuses the memory of the
+ * previous one), read through the accessors below, freed by
+ * hwt_drm_fdinfo__delete().  Engines and regions are listed in order of first
+ * appearance; pointers to them and to strings stay valid until the next parse.
  */
-struct hwt_drm_fdinfo {
-	char *driver;
-	char *pdev;
-	char *client_name;
-	uint64_t client_id;
-	bool has_client_id;
-	struct hwt_drm_engine *engines;
-	uint32_t nengines;
-	struct hwt_drm_region *regions;
-	uint32_t nregions;
-	struct hwt_drm_kv *other;
-	uint32_t nother;
-	/* private: allocation sizes and lookup hints */
-	uint32_t cap_engines, cap_regions, cap_other;
-	uint32_t last_engine, last_region;
-	/* private: the line keys of the last NO_OTHER reparse, replayed by the next one */
-	struct hwt_drm_step *plan;
-	char *plan_keys;
-	uint32_t nplan, cap_plan, plan_keys_len, cap_plan_keys;
-	uint32_t plan_nengines, plan_nregions;
-	bool plan_ok;
-};
+struct hwt_drm_fdinfo;
 
-/* hwt_drm_fdinfo__reparse() flags */
-#define HWT_DRM_PARSE_NO_OTHER	0x1	/* do not keep unknown lines in @other */
+/* hwt_drm_fdinfo__parse() flags */
+#define HWT_DRM_PARSE_NO_OTHER	0x1	/* do not keep unknown lines (hwt_drm_fdinfo__nother() is 0) */
 
 /**
- * hwt_drm_fdinfo__parse - parse one fdinfo text
- * @fi:		zero-initialised or previously freed object, filled
+ * hwt_drm_fdinfo__new - an empty fdinfo object
+ *
+ * Returns NULL when memory runs out.
+ */
+HWT_API struct hwt_drm_fdinfo *hwt_drm_fdinfo__new(void);
+
+/**
+ * hwt_drm_fdinfo__delete - free @fi and everything it holds (NULL is allowed)
+ */
+HWT_API void hwt_drm_fdinfo__delete(struct hwt_drm_fdinfo *fi);
+
+/**
+ * hwt_drm_fdinfo__parse - parse one fdinfo text into @fi, replacing its content
+ * @fi:		from hwt_drm_fdinfo__new(), empty or holding an earlier parse
  * @text:	the text (need not be NUL-terminated)
  * @len:	its length; any length
+ * @flags:	HWT_DRM_PARSE_* (HWT_DRM_PARSE_NO_OTHER: unknown lines are not
+ *		kept, their bytes still count as skipped)
  * @diag:	malformed standard keys are reported here (may be NULL); bytes of
  *		drm-* lines understood count as decoded, others as skipped
  *
  * Never fails on content: unknown keys are kept, bad values are reported and
- * kept as text.  Returns 0, or -1 only if memory runs out.
- */
-int hwt_drm_fdinfo__parse(struct hwt_drm_fdinfo *fi, const char *text, size_t len,
-			  struct hwt_diag *diag);
-
-/**
- * hwt_drm_fdinfo__reparse - parse a new text into @fi, reusing its memory
- * @fi:		zero-initialised, or the result of an earlier (re)parse; replaced
- * @text:	the text (need not be NUL-terminated)
- * @len:	its length; any length
- * @flags:	HWT_DRM_PARSE_* (HWT_DRM_PARSE_NO_OTHER: @other stays empty, those
- *		lines still count as skipped bytes)
- * @diag:	as for hwt_drm_fdinfo__parse()
- *
- * The result is what hwt_drm_fdinfo__parse() would give (but for @other with
- * NO_OTHER).  Strings, engine and region names of the earlier content are
+ * kept as text.  Strings, engine and region names of the earlier content are
  * reused when they match, so re-reading a client whose keys did not change
  * allocates nothing: the hot path of a refreshing monitor.  With NO_OTHER the
  * sequence of keys is remembered too: when the next text has the same keys
  * in the same order (and gave no warning), each line is only checked against
  * its remembered key and its number stored, without any lookup.  Returns 0,
- * or -1 if memory runs out (@fi then stays valid for hwt_drm_fdinfo__free()).
+ * or -1 if memory runs out (@fi then stays valid for hwt_drm_fdinfo__delete()).
  */
-int hwt_drm_fdinfo__reparse(struct hwt_drm_fdinfo *fi, const char *text, size_t len,
-			    unsigned int flags, struct hwt_diag *diag);
+HWT_API int hwt_drm_fdinfo__parse(struct hwt_drm_fdinfo *fi, const char *text, size_t len,
+				  unsigned int flags, struct hwt_diag *diag);
+
+/* drm-driver, or NULL (then this is not a DRM fd) */
+HWT_API const char *hwt_drm_fdinfo__driver(const struct hwt_drm_fdinfo *fi);
+/* drm-pdev, or NULL (platform devices have none) */
+HWT_API const char *hwt_drm_fdinfo__pdev(const struct hwt_drm_fdinfo *fi);
+/* drm-client-name, or NULL */
+HWT_API const char *hwt_drm_fdinfo__client_name(const struct hwt_drm_fdinfo *fi);
 
 /**
- * hwt_drm_fdinfo__free - release everything @fi holds and zero it
+ * hwt_drm_fdinfo__client_id - the first drm-client-id (amdgpu once printed two)
+ * @fi:		the fdinfo
+ * @id:		set to the id when there is one
+ *
+ * Returns whether the text had a drm-client-id.
  */
-void hwt_drm_fdinfo__free(struct hwt_drm_fdinfo *fi);
+HWT_API bool hwt_drm_fdinfo__client_id(const struct hwt_drm_fdinfo *fi, uint64_t *id);
+
+/*
+ * Number of engines, and engine @i (NULL past the end; not const:
+ * hwt_drm_usage__engine() raises its counters)
+ */
+HWT_API uint32_t hwt_drm_fdinfo__nengines(const struct hwt_drm_fdinfo *fi);
+HWT_API struct hwt_drm_engine *hwt_drm_fdinfo__engine_at(const struct hwt_drm_fdinfo *fi,
+							 uint32_t i);
 
 /**
  * hwt_drm_fdinfo__engine - engine @name of @fi, or NULL
  */
-struct hwt_drm_engine *hwt_drm_fdinfo__engine(const struct hwt_drm_fdinfo *fi, const char *name);
+HWT_API struct hwt_drm_engine *hwt_drm_fdinfo__engine(const struct hwt_drm_fdinfo *fi,
+						      const char *name);
+
+/* Number of memory regions, and region @i (NULL past the end) */
+HWT_API uint32_t hwt_drm_fdinfo__nregions(const struct hwt_drm_fdinfo *fi);
+HWT_API const struct hwt_drm_region *hwt_drm_fdinfo__region_at(const struct hwt_drm_fdinfo *fi,
+							       uint32_t i);
 
 /**
  * hwt_drm_fdinfo__region - region @name of @fi, or NULL
  */
-struct hwt_drm_region *hwt_drm_fdinfo__region(const struct hwt_drm_fdinfo *fi, const char *name);
+HWT_API const struct hwt_drm_region *hwt_drm_fdinfo__region(const struct hwt_drm_fdinfo *fi,
+							    const char *name);
+
+/* Number of kept lines (pos:, flags:, amd-*, ...), and line @i in order (NULL past the end) */
+HWT_API uint32_t hwt_drm_fdinfo__nother(const struct hwt_drm_fdinfo *fi);
+HWT_API const struct hwt_drm_kv *hwt_drm_fdinfo__other_at(const struct hwt_drm_fdinfo *fi,
+							  uint32_t i);
 
 /**
  * hwt_drm_fdinfo__other - value text of the first kept line with key @key, or NULL
  */
-const char *hwt_drm_fdinfo__other(const struct hwt_drm_fdinfo *fi, const char *key);
+HWT_API const char *hwt_drm_fdinfo__other(const struct hwt_drm_fdinfo *fi, const char *key);
 
 /* Where an engine's utilisation came from (the spec's precedence). */
 enum hwt_drm_util_src {
@@ -207,7 +216,7 @@ struct hwt_drm_util {
  *		next call's @prev
  * @wall_ns:	monotonic time between the two reads
  */
-struct hwt_drm_util hwt_drm_usage__engine(const struct hwt_drm_engine *prev,
+HWT_API struct hwt_drm_util hwt_drm_usage__engine(const struct hwt_drm_engine *prev,
 					  struct hwt_drm_engine *cur, uint64_t wall_ns);
 
 /**
@@ -215,9 +224,9 @@ struct hwt_drm_util hwt_drm_usage__engine(const struct hwt_drm_engine *prev,
  * @prev:	previous sample of the same client, or NULL
  * @cur:	this sample (counters raised to high-water marks, see above)
  * @wall_ns:	monotonic time between the two reads
- * @util:	one entry per @cur engine, same order (@cur->nengines entries)
+ * @util:	one entry per @cur engine, same order (hwt_drm_fdinfo__nengines(@cur))
  */
-void hwt_drm_usage__compute(const struct hwt_drm_fdinfo *prev, struct hwt_drm_fdinfo *cur,
+HWT_API void hwt_drm_usage__compute(const struct hwt_drm_fdinfo *prev, struct hwt_drm_fdinfo *cur,
 			    uint64_t wall_ns, struct hwt_drm_util *util);
 
 #endif

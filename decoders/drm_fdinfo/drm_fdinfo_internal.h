@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * drm_fdinfo_internal.h - the layout of struct hwt_drm_fdinfo (not installed).
+ *
+ * Like libperf's include/internal/: the library and the perf-hwtrace tool,
+ * which links libhwtrace statically, read the fields directly in `top`'s
+ * refresh loop; programs using the shared library go through the accessors
+ * of hwtrace/drm_fdinfo.h and never see this layout.
+ */
+#ifndef HWTRACE_DRM_FDINFO_INTERNAL_H
+#define HWTRACE_DRM_FDINFO_INTERNAL_H
+
+#include "hwtrace/drm_fdinfo.h"
+
+struct hwt_drm_step;
+
+/**
+ * struct hwt_drm_fdinfo - one parsed fdinfo text
+ * @driver:	drm-driver, or NULL (then this is not a DRM fd)
+ * @pdev:	drm-pdev, or NULL (platform devices have none)
+ * @client_name: drm-client-name, or NULL
+ * @client_id:	the first drm-client-id (amdgpu once printed two)
+ * @has_client_id: whether one was seen
+ * @engines, @nengines: engines in order of first appearance
+ * @regions, @nregions: memory regions in order of first appearance
+ * @other, @nother: every other line, in order (pos:, flags:, amd-*, ...)
+ *
+ * Slots of @engines and @regions past @nengines/@nregions may hold names of an
+ * earlier parse, kept for the next hwt_drm_fdinfo__parse() to reuse.  The
+ * rest are allocation sizes, lookup hints and the line keys of the last
+ * NO_OTHER parse, replayed by the next one.
+ */
+struct hwt_drm_fdinfo {
+	char *driver;
+	char *pdev;
+	char *client_name;
+	uint64_t client_id;
+	bool has_client_id;
+	struct hwt_drm_engine *engines;
+	uint32_t nengines;
+	struct hwt_drm_region *regions;
+	uint32_t nregions;
+	struct hwt_drm_kv *other;
+	uint32_t nother;
+	uint32_t cap_engines, cap_regions, cap_other;
+	uint32_t last_engine, last_region;
+	struct hwt_drm_step *plan;
+	char *plan_keys;
+	uint32_t nplan, cap_plan, plan_keys_len, cap_plan_keys;
+	uint32_t plan_nengines, plan_nregions;
+	bool plan_ok;
+};
+
+/*
+ * For objects embedded by value (the tool's client table): __init empties
+ * @fi, __exit frees what it holds and empties it again.
+ */
+void hwt_drm_fdinfo__init(struct hwt_drm_fdinfo *fi);
+void hwt_drm_fdinfo__exit(struct hwt_drm_fdinfo *fi);
+
+#endif
