@@ -26,6 +26,12 @@ struct hwt_pmu *hwt_pmu__new_sysfs(const char *sysfs, const char *name, char *er
 void hwt_pmu__delete(struct hwt_pmu *pmu);
 const char *hwt_pmu__name(const struct hwt_pmu *pmu);
 uint32_t hwt_pmu__type(const struct hwt_pmu *pmu);
+/*
+ * The number in <sysfs>/bus/event_source/devices/<pmu>/<file> ("type",
+ * "caps/ts_freq"): decimal, 0x hex or 0 octal, then at most a newline.
+ * Returns 0, or -1 with *@v untouched (no file, junk, a sign, overflow).
+ */
+int hwt_pmu__sysfs_u64(const char *sysfs, const char *pmu, const char *file, uint64_t *v);
 /* CPUs from the cpumask file ("0-3,8"); returns the count written to @cpus (up to @max) */
 int hwt_pmu__cpus(const struct hwt_pmu *pmu, int *cpus, int max);
 
