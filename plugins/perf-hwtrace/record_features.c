@@ -6,7 +6,6 @@
  * tell a cxl_hmu_mem* AUXTRACE_INFO type 7 from upstream's VPA_DTL.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
