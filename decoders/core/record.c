@@ -51,7 +51,7 @@ uint64_t hwt_field__u64(const struct hwt_field *f, const void *data, uint32_t i)
 
 const struct hwt_record_type *hwt_record_type__find(const char *name)
 {
-	for (const struct hwt_record_type *const *t = hwt_record_types; *t; t++)
+	hwt_devices__for_each_type(d, t)
 		if (!strcmp((*t)->name, name))
 			return *t;
 	return NULL;
@@ -62,14 +62,6 @@ const struct hwt_decoder_ops *hwt_decoder__find(const char *name)
 	const struct hwt_device *dev = hwt_device__find(name);
 
 	return dev ? dev->decoder : NULL;
-}
-
-const struct hwt_decoder_ops *hwt_decoder__match(const struct hwt_aux_ctx *ctx)
-{
-	for (const struct hwt_device *const *d = hwt_devices; *d; d++)
-		if ((*d)->decoder->match && (*d)->decoder->match(ctx))
-			return (*d)->decoder;
-	return NULL;
 }
 
 const char *hwt_aux_ctx__opt(const struct hwt_aux_ctx *ctx, const char *key)

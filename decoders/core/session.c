@@ -91,14 +91,15 @@ static void stream_start(struct session *ss, struct stream_state *st)
 {
 	struct hwt_aux_ctx *ctx = &st->s.ctx;
 
-	if (!st->s.ops)
-		st->s.ops = hwt_decoder__match(ctx);
+	if (!st->s.dev)
+		st->s.dev = hwt_device__match(ctx);
+	st->s.ops = st->s.dev ? st->s.dev->decoder : NULL;
 	if (st->s.ops && !ss->o->no_decode) {
 		st->dec = st->s.ops->new(ctx, ss->diag);
 		if (!st->dec)
 			hwt_diag__error(ss->diag, st->s.info_offset, "PERF_RECORD_AUXTRACE_INFO",
 					"%s decoder could not start for this stream; "
-					"its payloads are skipped", st->s.ops->name);
+					"its payloads are skipped", st->s.dev->name);
 	}
 	if (ss->sink->stream)
 		ss->sink->stream(ss->sink->ctx, &st->s);
@@ -126,7 +127,7 @@ static void on_auxtrace_info(struct session *ss, const struct hwt_event *ev)
 	st->s.ctx.auxtrace_type = info->type;
 	st->s.ctx.npriv = npriv;
 	if (npriv) {
-		uint32_t pmu_type = (uint32_t)st->priv[0];
+		uint32_t pmu_type = (uint32_t)st->priv[HWT_AUXTRACE_PRIV_PMU];
 
 		st->s.ctx.attr = hwt_reader__attr_by_type(ss->r, pmu_type);
 		st->s.ctx.pmu_name = hwt_reader__pmu_name(ss->r, pmu_type);
@@ -142,7 +143,8 @@ static struct stream_state *stream_of_attr(struct session *ss, const struct hwt_
 	for (uint32_t i = 0; i < ss->nstreams; i++) {
 		struct stream_state *st = ss->streams[i];
 
-		if (attr && st->s.ctx.npriv && attr->attr.type == (uint32_t)st->priv[0])
+		if (attr && st->s.ctx.npriv &&
+		    attr->attr.type == (uint32_t)st->priv[HWT_AUXTRACE_PRIV_PMU])
 			return st;
 	}
 	return ss->nstreams == 1 ? ss->streams[0] : NULL;
@@ -207,7 +209,7 @@ static size_t feed(struct session *ss, struct stream_state *st, struct hwt_chunk
 		if (carried + n > MAX_CARRY || !carry_reserve(ss, carried + n)) {
 			hwt_diag__error(ss->diag, off - carried, "AUX payload",
 					"decoder %s needs more than %u MiB for one unit; "
-					"%zu bytes skipped", st->s.ops->name, MAX_CARRY >> 20,
+					"%zu bytes skipped", st->s.dev->name, MAX_CARRY >> 20,
 					carried);
 			ss->diag->bytes.skipped += carried;
 			carried = 0;
@@ -345,7 +347,7 @@ static ssize_t peek(const char *path, uint8_t *head, size_t n)
 	return got;
 }
 
-static const struct hwt_decoder_ops *probe_raw(const char *path)
+static const struct hwt_device *probe_raw(const char *path)
 {
 	uint8_t head[4096];
 	ssize_t n;
@@ -355,16 +357,13 @@ static const struct hwt_decoder_ops *probe_raw(const char *path)
 	n = peek(path, head, sizeof(head));
 	if (n < 8 || !memcmp(head, "PERFILE2", 8) || !memcmp(head, "2ELIFREP", 8))
 		return NULL;
-	for (const struct hwt_device *const *d = hwt_devices; *d; d++)
-		if ((*d)->decoder->probe && (*d)->decoder->probe(head, n))
-			return (*d)->decoder;
-	return NULL;
+	return hwt_device__probe(head, n);
 }
 
 int hwt_session__run(const char *path, const struct hwt_session_opts *o,
 		     const struct hwt_sink *sink, struct hwt_diag *diag)
 {
-	const struct hwt_decoder_ops *raw = probe_raw(path);
+	const struct hwt_device *raw = probe_raw(path);
 	struct session ss = { .o = o, .sink = sink, .diag = diag };
 	struct hwt_event ev;
 	int ret;
@@ -428,7 +427,7 @@ static bool raw_mapped(struct session *ss, struct stream_state *st, struct hwt_c
 		if (pos < end && end - pos + have > MAX_CARRY) {
 			hwt_diag__error(ss->diag, pos, "AUX payload",
 					"decoder %s needs more than %u MiB for one unit; "
-					"%llu bytes skipped", st->s.ops->name, MAX_CARRY >> 20,
+					"%llu bytes skipped", st->s.dev->name, MAX_CARRY >> 20,
 					(unsigned long long)(end - pos));
 			ss->diag->bytes.skipped += end - pos;
 			pos = end;
@@ -484,7 +483,7 @@ static bool raw_mapped(struct session *ss, struct stream_state *st, struct hwt_c
 int hwt_session__run_raw(const char *path, const struct hwt_session_opts *o,
 			 const struct hwt_sink *sink, struct hwt_diag *diag)
 {
-	const struct hwt_decoder_ops *ops = hwt_decoder__find(o->raw_type ? o->raw_type : "");
+	const struct hwt_device *dev = hwt_device__find(o->raw_type ? o->raw_type : "");
 	struct session ss = { .o = o, .sink = sink, .diag = diag };
 	struct hwt_chunk c = { .first = true, .cpu = -1, .tid = -1 };
 	struct stream_state *st;
@@ -497,7 +496,7 @@ int hwt_session__run_raw(const char *path, const struct hwt_session_opts *o,
 
 	if (!diag->file)
 		diag->file = path;
-	if (!ops) {
+	if (!dev) {
 		hwt_diag__error(diag, 0, "decode", "unknown payload type '%s'",
 				o->raw_type ? o->raw_type : "");
 		return -1;
@@ -517,10 +516,11 @@ int hwt_session__run_raw(const char *path, const struct hwt_session_opts *o,
 		session_free(&ss);
 		return -1;
 	}
-	st->s.ops = ops;
+	st->s.dev = dev;
 	st->s.ctx.raw = true;
-	st->s.ctx.auxtrace_type = ops->auxtrace_type;
-	nprivs = ops->ctx_from_opts ? ops->ctx_from_opts(&st->s.ctx, st->priv, MAX_PRIV, diag) : 0;
+	st->s.ctx.auxtrace_type = dev->auxtrace_type;
+	nprivs = dev->decoder->ctx_from_opts ?
+		dev->decoder->ctx_from_opts(&st->s.ctx, st->priv, MAX_PRIV, diag) : 0;
 	if (nprivs < 0) {
 		close(fd);
 		free(buf);

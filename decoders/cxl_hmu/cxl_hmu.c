@@ -181,7 +181,7 @@ static bool hmu_opt_u64(const char *s, uint64_t max, uint64_t *out)
 
 static bool hmu_name_ok(const char *s)
 {
-	return s && !strncmp(s, "cxl_hmu", 7);
+	return hwt_device__by_pmu(s) == &hwt_device_cxl_hmu;
 }
 
 /* Type 7 is also upstream's VPA_DTL, 6 is hisi_ptt (synth --auxtrace-type 6): trust the PMU. */
@@ -616,20 +616,9 @@ static void hmu_free(void *state)
 }
 
 
-static const struct hwt_record_type *const hmu_record_types[] = {
-	&hwt_rt_cxl_hmu_unit,
-	&hwt_rt_cxl_hmu_packet,
-	&hwt_rt_cxl_hmu_summary,
-	&hwt_rt_cxl_hmu_hot,
-	NULL,
-};
-
 const struct hwt_decoder_ops hwt_cxl_hmu_decoder = {
-	.name = "cxl-hmu",
 	.dump_title = "CXL_HMU",
 	.dump_align = 8,
-	.auxtrace_type = HWT_AUXTRACE_CXL_HMU,
-	.record_types = hmu_record_types,
 	.match = hmu_match,
 	.ctx_from_opts = hmu_ctx_from_opts,
 	.new = hmu_new,

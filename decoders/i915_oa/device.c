@@ -3,9 +3,19 @@
 #include "hwtrace/device.h"
 #include "hwtrace/i915_oa.h"
 
+static const struct hwt_record_type *const record_types[] = {
+	&hwt_rt_i915_oa_report, &hwt_rt_i915_oa_lost, &hwt_rt_i915_oa_context,
+	&hwt_rt_i915_oa_stream, NULL,
+};
+
 const struct hwt_device hwt_device_i915_oa = {
 	.name = "i915-oa",
 	.summary = "Intel i915 OA reports (perf stream, IGT recorder files)",
+	.auxtrace_type = HWT_AUXTRACE_I915_OA,
+	.pmu_pattern = "i915_oa*",
 	.decoder = &hwt_i915_oa_decoder,
+	.record_types = record_types,
+	.auxinfo = hwt_i915_oa__auxinfo,
+	.synth = &hwt_i915_oa_synth,
 	.options = hwt_i915_oa_options,
 };

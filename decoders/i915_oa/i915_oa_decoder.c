@@ -103,11 +103,6 @@ const struct hwt_record_type hwt_rt_i915_oa_stream = {
 	.kind = HWT_RK_SUMMARY,
 };
 
-static const struct hwt_record_type *const record_types[] = {
-	&hwt_rt_i915_oa_report, &hwt_rt_i915_oa_lost, &hwt_rt_i915_oa_context,
-	&hwt_rt_i915_oa_stream, NULL,
-};
-
 /* ---- state ---------------------------------------------------------------------- */
 
 struct oa_state {
@@ -160,59 +155,60 @@ static int ctx_from_opts(const struct hwt_aux_ctx *ctx, uint64_t *priv, uint32_t
 	const char *devid = hwt_aux_ctx__opt(ctx, "devid");
 	char *end;
 
-	if (max < 11)
+	if (max < HWT_I915_OA_NPRIV)
 		return -1;
-	memset(priv, 0, 11 * sizeof(*priv));
-	priv[1] = 1;
-	priv[10] = ~0ull;
+	memset(priv, 0, HWT_I915_OA_NPRIV * sizeof(*priv));
+	priv[HWT_I915_OA_PRIV_LAYOUT] = 1;
+	priv[HWT_I915_OA_PRIV_CTX] = ~0ull;
 	if (fmt) {
-		priv[4] = hwt_i915_oa_format__by_name(fmt);
-		if (!priv[4]) {
+		priv[HWT_I915_OA_PRIV_FORMAT] = hwt_i915_oa_format__by_name(fmt);
+		if (!priv[HWT_I915_OA_PRIV_FORMAT]) {
 			hwt_diag__error(diag, 0, "i915-oa options", "unknown OA format '%s'", fmt);
 			return -1;
 		}
 	}
 	if (gen) {
-		priv[3] = hwt_i915_oa__parse_gen(gen);
-		if (!priv[3]) {
+		priv[HWT_I915_OA_PRIV_GEN] = hwt_i915_oa__parse_gen(gen);
+		if (!priv[HWT_I915_OA_PRIV_GEN]) {
 			hwt_diag__error(diag, 0, "i915-oa options",
 					"bad graphics version '%s' (e.g. 9, 12, 12.5)", gen);
 			return -1;
 		}
 	}
 	if (freq) {
-		priv[9] = strtoull(freq, &end, 0);
-		if (*end || !priv[9]) {
+		priv[HWT_I915_OA_PRIV_TS_FREQ] = strtoull(freq, &end, 0);
+		if (*end || !priv[HWT_I915_OA_PRIV_TS_FREQ]) {
 			hwt_diag__error(diag, 0, "i915-oa options", "bad --ts-freq '%s'", freq);
 			return -1;
 		}
 	}
 	if (devid) {
-		priv[2] = strtoull(devid, &end, 0);
-		if (*end || priv[2] > 0xffff) {
+		priv[HWT_I915_OA_PRIV_DEVID] = strtoull(devid, &end, 0);
+		if (*end || priv[HWT_I915_OA_PRIV_DEVID] > 0xffff) {
 			hwt_diag__error(diag, 0, "i915-oa options", "bad --devid '%s'", devid);
 			return -1;
 		}
 	}
-	return 11;
+	return HWT_I915_OA_NPRIV;
 }
 
 static void *oa_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 {
 	struct oa_state *s;
-	uint64_t p[11] = { 0 };
+	uint64_t p[HWT_I915_OA_NPRIV] = { 0 }, rsize;
 
-	for (uint32_t i = 0; i < ctx->npriv && i < 11; i++)
+	for (uint32_t i = 0; i < ctx->npriv && i < HWT_I915_OA_NPRIV; i++)
 		p[i] = ctx->priv[i];
-	if (ctx->npriv < 5 || p[1] != 1) {
+	if (ctx->npriv <= HWT_I915_OA_PRIV_FORMAT || p[HWT_I915_OA_PRIV_LAYOUT] != 1) {
 		hwt_diag__error(diag, 0, "PERF_RECORD_AUXTRACE_INFO",
 				"i915-oa: %u priv words, layout version %llu (want >= 5 and 1)",
-				ctx->npriv, (unsigned long long)p[1]);
+				ctx->npriv, (unsigned long long)p[HWT_I915_OA_PRIV_LAYOUT]);
 		return NULL;
 	}
-	if (p[4] > I915_OA_FORMAT_MAX) {
+	if (p[HWT_I915_OA_PRIV_FORMAT] > I915_OA_FORMAT_MAX) {
 		hwt_diag__error(diag, 0, "PERF_RECORD_AUXTRACE_INFO",
-				"i915-oa: unknown OA format %llu", (unsigned long long)p[4]);
+				"i915-oa: unknown OA format %llu",
+				(unsigned long long)p[HWT_I915_OA_PRIV_FORMAT]);
 		return NULL;
 	}
 	s = calloc(1, sizeof(*s));
@@ -222,19 +218,20 @@ static void *oa_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 	s->summary_only = ctx->summary_only;
 	s->st.format = "";
 	s->st.metric_set = s->metric_set;
-	s->devid = (uint32_t)p[2];
-	s->gen = p[3] <= 9999 ? (uint32_t)p[3] : 0;
+	s->devid = (uint32_t)p[HWT_I915_OA_PRIV_DEVID];
+	s->gen = p[HWT_I915_OA_PRIV_GEN] <= 9999 ? (uint32_t)p[HWT_I915_OA_PRIV_GEN] : 0;
 	s->gen_given = s->gen != 0;
 	if (!s->gen)
 		s->gen = hwt_i915_oa__gen_for_devid(s->devid);
-	s->ts_freq = p[9];
-	s->freq_given = p[9] != 0;
-	if (p[4])
-		set_format(s, (uint32_t)p[4]);
-	if (s->fmt && p[5] && p[5] != s->fmt->size)
+	s->ts_freq = p[HWT_I915_OA_PRIV_TS_FREQ];
+	s->freq_given = p[HWT_I915_OA_PRIV_TS_FREQ] != 0;
+	if (p[HWT_I915_OA_PRIV_FORMAT])
+		set_format(s, (uint32_t)p[HWT_I915_OA_PRIV_FORMAT]);
+	rsize = p[HWT_I915_OA_PRIV_REPORT_SIZE];
+	if (s->fmt && rsize && rsize != s->fmt->size)
 		hwt_diag__warn(diag, 0, "PERF_RECORD_AUXTRACE_INFO",
 			       "i915-oa: report size %llu differs from %s's %u; using %u",
-			       (unsigned long long)p[5], s->fmt->name, s->fmt->size, s->fmt->size);
+			       (unsigned long long)rsize, s->fmt->name, s->fmt->size, s->fmt->size);
 	s->st.devid = s->devid;
 	s->st.ts_freq = s->ts_freq;
 	return s;
@@ -485,11 +482,8 @@ static void oa_free(void *state)
 
 
 const struct hwt_decoder_ops hwt_i915_oa_decoder = {
-	.name = "i915-oa",
 	.dump_title = "I915_OA",
 	.dump_align = 1,
-	.auxtrace_type = HWT_AUXTRACE_I915_OA,
-	.record_types = record_types,
 	.match = match,
 	.probe = probe,
 	.ctx_from_opts = ctx_from_opts,

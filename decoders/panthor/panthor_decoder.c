@@ -37,11 +37,6 @@ struct panthor_dec {
 	uint64_t used;
 };
 
-static const struct hwt_record_type *const record_types[] = {
-	&hwt_rt_panthor_block, &hwt_rt_panthor_sample, &hwt_rt_panthor_summary,
-	&hwt_rt_panthor_block_total, &hwt_rt_panthor_aggregate, NULL,
-};
-
 static bool panthor_match(const struct hwt_aux_ctx *ctx)
 {
 	return ctx->auxtrace_type == HWT_AUXTRACE_PANTHOR;
@@ -434,11 +429,8 @@ static void panthor_finish(void *state, const struct hwt_emit *emit)
 }
 
 const struct hwt_decoder_ops hwt_panthor_decoder = {
-	.name = "panthor",
 	.dump_title = "PANTHOR",
 	.dump_align = 1,
-	.auxtrace_type = HWT_AUXTRACE_PANTHOR,
-	.record_types = record_types,
 	.match = panthor_match,
 	.ctx_from_opts = panthor_ctx_from_opts,
 	.new = panthor_new,

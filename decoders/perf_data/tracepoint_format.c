@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hwtrace/device.h"
 #include "hwtrace/tracepoint.h"
 #include "blob.h"
 
@@ -310,23 +311,23 @@ void *hwt_tp__tracing_data(size_t *size)
 	blob_le(&b, sizeof(header_event) - 1, 8);
 	blob_put(&b, header_event, sizeof(header_event) - 1);
 	blob_le(&b, 0, 4);		/* ftrace formats */
-	for (const struct hwt_record_type *const *t = hwt_record_types; *t; t++)
+	hwt_devices__for_each_type(d, t)
 		nevents += hwt_tp__is_event(*t);
 	blob_le(&b, nevents ? 1 : 0, 4);	/* systems */
 	if (nevents) {
 		blob_put(&b, HWT_TP_SYSTEM, sizeof(HWT_TP_SYSTEM));
 		blob_le(&b, nevents, 4);
-		for (const struct hwt_record_type *const *t = hwt_record_types; *t; t++) {
+		hwt_devices__for_each_type(d, t) {
 			size_t n;
 			char *text;
 
-			if (!hwt_tp__is_event(*t))
+			if (b.nomem || !hwt_tp__is_event(*t))
 				continue;
 			n = hwt_tp__format(*t, NULL, 0);
 			text = malloc(n + 1);
 			if (!text) {
 				b.nomem = true;
-				break;
+				continue;
 			}
 			hwt_tp__format(*t, text, n + 1);
 			blob_le(&b, n, 8);

@@ -20,6 +20,13 @@ int hwt_pmu__parse_event_err(const char *sysfs, const char *event, struct perf_e
 int hwt_pmu__encode_err(const struct hwt_pmu *pmu, const char *terms,
 			struct perf_event_attr *attr, char *err, size_t errlen);
 
+/*
+ * The number in <sysfs>/bus/event_source/devices/<pmu>/<file> ("type",
+ * "caps/ts_freq"): decimal, 0x hex or 0 octal, then at most a newline.
+ * Returns 0, or -1 with *@v untouched (no file, junk, a sign, overflow).
+ */
+int hwt_pmu__sysfs_u64(const char *sysfs, const char *pmu, const char *file, uint64_t *v);
+
 /* Names of the PMUs under <sysfs>/bus/event_source/devices, sorted; free with _list_free */
 int hwt_pmu__list(const char *sysfs, char ***names);
 void hwt_pmu__list_free(char **names, int n);

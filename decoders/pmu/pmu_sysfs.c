@@ -3,8 +3,8 @@
  * pmu_sysfs.c - read a PMU's description from <sysfs>/bus/event_source/devices/<pmu>/.
  *
  * The one place in libhwtrace that reads files: small sysfs text files
- * (type, cpumask, format/<term>, events/<alias>[.unit|.scale]).  The
- * encoding itself is in pmu_format.c.
+ * (type, cpumask, format/<term>, events/<alias>[.unit|.scale], caps/<key>).
+ * The encoding itself is in pmu_format.c.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -41,6 +41,38 @@ static int read_small(int dirfd, const char *name, char *buf, size_t size)
 	close(fd);
 	buf[len] = 0;
 	return (int)len;
+}
+
+/* A sysfs number: digits (decimal, 0x hex, 0 octal), then at most a newline. */
+static int parse_number(const char *buf, uint64_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (buf[0] < '0' || buf[0] > '9')
+		return -1;	/* strtoull() would take "-1" as 2^64 - 1 */
+	errno = 0;
+	x = strtoull(buf, &end, 0);
+	if (errno || (*end && strcmp(end, "\n")))
+		return -1;
+	*v = x;
+	return 0;
+}
+
+int hwt_pmu__sysfs_u64(const char *sysfs, const char *pmu, const char *file, uint64_t *v)
+{
+	char path[4096], buf[64];
+	int dfd, n;
+
+	if (!*pmu || strchr(pmu, '/') || !strcmp(pmu, ".") || !strcmp(pmu, ".."))
+		return -1;
+	snprintf(path, sizeof(path), "%s" DEVICES "/%s", sysfs, pmu);
+	dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -1;
+	n = read_small(dfd, file, buf, sizeof(buf));
+	close(dfd);
+	return n > 0 ? parse_number(buf, v) : -1;
 }
 
 /**
@@ -193,9 +225,9 @@ static int load_dir(struct hwt_pmu *pmu, int dirfd, const char *sub, bool events
 struct hwt_pmu *hwt_pmu__new_sysfs_err(const char *sysfs, const char *name, char *err,
 				       size_t errlen)
 {
-	char path[4096], buf[4096], *end;
+	char path[4096], buf[4096];
 	struct hwt_pmu *pmu;
-	unsigned long type;
+	uint64_t type;
 	int dfd;
 
 	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) {
@@ -213,9 +245,7 @@ struct hwt_pmu *hwt_pmu__new_sysfs_err(const char *sysfs, const char *name, char
 		close(dfd);
 		return NULL;
 	}
-	errno = 0;
-	type = strtoul(buf, &end, 10);
-	if (end == buf || errno || type > UINT32_MAX || (*end && *end != '\n')) {
+	if (parse_number(buf, &type) || type > UINT32_MAX) {
 		hwt_pmu__seterr(err, errlen, "PMU '%s': bad type '%s'", name, buf);
 		close(dfd);
 		return NULL;

@@ -15,7 +15,7 @@
 
 #include <linux/types.h>
 
-/* Block kinds, in the order of design.rst 4.2 priv[9..14]. */
+/* Block kinds, in the order of the block-count words of design.rst 4.2. */
 enum panthor_perf_kind {
 	PANTHOR_PERF_FW,
 	PANTHOR_PERF_CSG,

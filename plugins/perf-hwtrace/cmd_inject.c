@@ -9,6 +9,9 @@
  * payload (tracepoint.h) per decoded record, where its AUXTRACE record was.
  * The TRACING_DATA section describes the events; the HOSTNAME .. CMDLINE
  * features (from the input, else this machine) let `perf data convert` work.
+ * The events' attrs and the sample bytes are the library's
+ * (decoders/perf_data/tracepoint_sample.c); this file decides what passes
+ * through and reports.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,12 +23,6 @@
 #include "cli.h"
 #include "commands.h"
 
-#define TP_SAMPLE_TYPE	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
-#define MAX_TYPES	64
-/* header, id, pid/tid, time, cpu/res, period, raw size */
-#define SAMPLE_FIXED	(8 + 8 + 8 + 8 + 8 + 8 + 4)
-
 struct inject {
 	struct cli c;
 	int argc;
@@ -36,7 +33,7 @@ struct inject {
 	bool keep_samples;		/* original attrs declared: their samples kept */
 	bool keep_trailers;		/* non-sample records parse the same way after */
 	bool warned_drop;
-	uint64_t ids[MAX_TYPES];	/* sample id per hwt_record_types[] index, 0: none */
+	struct hwt_tp_events events;	/* our tracepoint events and their sample ids */
 	int32_t cpu, tid;		/* of the AUXTRACE being decoded */
 	uint64_t time;
 	uint64_t samples, passed, dropped, too_big;
@@ -188,36 +185,15 @@ static bool originals_compatible(const struct hwt_reader *r, bool *sid_all)
 	return ok;
 }
 
-/* Whether one of the input's attrs already uses sample id @id. */
-static bool id_used(const struct hwt_reader *r, uint32_t nattrs, uint64_t id)
-{
-	for (uint32_t i = 0; i < nattrs; i++) {
-		const struct hwt_attr *a = hwt_reader__attr(r, i);
-
-		for (uint32_t k = 0; k < a->nr_ids; k++)
-			if (a->ids[k] == id)
-				return true;
-	}
-	return false;
-}
-
 static void start(struct inject *in)
 {
 	const struct hwt_reader *r = in->r;
 	uint32_t n = r ? hwt_reader__nr_attrs(r) : 0;
-	uint64_t next_id = 1;
 	bool sid_all;
 
 	in->started = true;
 	in->keep_samples = originals_compatible(r, &sid_all);
 	in->keep_trailers = in->keep_samples || !sid_all;
-	for (uint32_t i = 0; i < n; i++) {
-		const struct hwt_attr *a = hwt_reader__attr(r, i);
-
-		for (uint32_t k = 0; k < a->nr_ids; k++)
-			if (a->ids[k] >= next_id)
-				next_id = a->ids[k] + 1;
-	}
 	if (in->keep_samples) {
 		for (uint32_t i = 0; i < n; i++) {
 			const struct hwt_attr *a = hwt_reader__attr(r, i);
@@ -245,28 +221,8 @@ static void start(struct inject *in)
 			       "the input's events lack PERF_SAMPLE_IDENTIFIER; their samples%s "
 			       "are not passed through", sid_all ? " and records" : "");
 	}
-	for (uint32_t i = 0; hwt_record_types[i] && i < MAX_TYPES; i++) {
-		const struct hwt_record_type *t = hwt_record_types[i];
-		char name[128];
-		struct hwt_writer_attr wa = { .nr_ids = 1, .name = name };
-
-		if (!hwt_tp__is_event(t))
-			continue;
-		/* past the input's largest id; after 2^64 - 1 (0 means none) the free ones */
-		do
-			in->ids[i] = next_id++;
-		while (!in->ids[i] || id_used(r, n, in->ids[i]));
-		snprintf(name, sizeof(name), "%s:%s", HWT_TP_SYSTEM, t->name);
-		wa.ids = &in->ids[i];
-		wa.attr.type = PERF_TYPE_TRACEPOINT;
-		wa.attr.size = sizeof(wa.attr);
-		wa.attr.config = t->id;
-		wa.attr.sample_period = 1;
-		wa.attr.sample_type = TP_SAMPLE_TYPE;
-		wa.attr.sample_id_all = sid_all;
-		if (hwt_writer__add_attr(in->w, &wa) < 0)
-			werror(in, "attr");
-	}
+	if (hwt_tp_events__declare(&in->events, in->w, r, sid_all) < 0)
+		werror(in, "attr");
 	set_features(in);
 }
 
@@ -332,61 +288,26 @@ static void on_chunk(void *ctx, const struct hwt_stream *s, const struct hwt_chu
 		in->time = c->time;
 }
 
-static int type_index(const struct hwt_record_type *t)
-{
-	for (int i = 0; hwt_record_types[i] && i < MAX_TYPES; i++)
-		if (hwt_record_types[i] == t)
-			return i;
-	return -1;
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	memcpy(p, &v, 4);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	memcpy(p, &v, 8);
-}
-
 static void on_record(void *ctx, const struct hwt_record *rec)
 {
 	struct inject *in = ctx;
-	int ti = type_index(rec->type);
-	uint64_t time = in->time;
-	uint32_t cpu = in->cpu < 0 ? 0 : (uint32_t)in->cpu;
-	int32_t tid = in->tid;
-	struct perf_event_header *h = (void *)in->rec;
-	size_t raw, total;
-	uint8_t *p;
+	uint64_t id;
+	size_t n;
 
 	if (!in->started)
 		start(in);
-	if (ti < 0 || !in->ids[ti])
+	id = hwt_tp_events__id(&in->events, rec->type);
+	if (!id)
 		return;		/* framing / summary records are not events */
-	hwt_tp__sample_fields(rec, &time, &cpu, &tid);
-	raw = hwt_tp__encode(rec->type, rec->data, tid, in->rec + SAMPLE_FIXED,
-			     sizeof(in->rec) - SAMPLE_FIXED - 8);
-	total = SAMPLE_FIXED + hwt_tp__raw_padded(raw);
-	if (!raw || total > UINT16_MAX) {
+	n = hwt_tp__sample(rec, id, in->time, in->cpu < 0 ? 0 : (uint32_t)in->cpu, in->tid,
+			   in->rec, sizeof(in->rec));
+	if (!n) {
 		if (!in->too_big++)
 			hwt_diag__warn(&in->c.diag, rec->offset, rec->type->name,
 				       "record does not fit a perf sample (64 KiB); not injected");
 		return;
 	}
-	memset(in->rec + SAMPLE_FIXED + raw, 0, total - SAMPLE_FIXED - raw);
-	*h = (struct perf_event_header){ .type = PERF_RECORD_SAMPLE, .size = (uint16_t)total };
-	p = in->rec + 8;
-	put64(p, in->ids[ti]);
-	put32(p + 8, (uint32_t)tid);
-	put32(p + 12, (uint32_t)tid);
-	put64(p + 16, time);
-	put32(p + 24, cpu);
-	put32(p + 28, 0);
-	put64(p + 32, 1);		/* period */
-	put32(p + 40, (uint32_t)(total - SAMPLE_FIXED));
-	if (hwt_writer__write(in->w, h) < 0)
+	if (hwt_writer__write(in->w, (const struct perf_event_header *)in->rec) < 0)
 		werror(in, "sample");
 	else
 		in->samples++;

@@ -8,35 +8,20 @@
  *
  * B takes K/M/G/T suffixes (powers of 1024).  -o - writes pipe mode to
  * standard output.  --KEY VALUE options are handed to the generator; only the
- * keys its help line lists ("--KEY") are accepted.
+ * keys its help line lists ("--KEY") are accepted.  The generators are the
+ * devices' (decoders/<device>/synth.c); this file prints their errors and
+ * writes the manifest file.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
-#include "synth.h"
-
-/* One generator per line; a new device type adds one line here. */
-static const struct synth_ops *const synth_types[] = {
-	&synth_cxl_hmu,
-	&synth_panthor,
-	&synth_i915_oa,
-	NULL,
-};
+#include "hwtrace/device.h"
+#include "hwtrace/synth.h"
 
 #define MAX_OPTS 64
-
-const char *synth_opt(const struct synth_opts *o, const char *key, const char *def)
-{
-	const char *val = def;
-
-	/* the last one given wins, as with any command-line option */
-	for (uint32_t i = 0; i < o->nopts; i++)
-		if (!strcmp(o->opts[i].key, key))
-			val = o->opts[i].val;
-	return val;
-}
 
 static void synth_usage(FILE *f)
 {
@@ -44,8 +29,9 @@ static void synth_usage(FILE *f)
 		   "                          [--pipe] [--manifest FILE] [--KEY VALUE ...] -o F\n\n"
 		   "  --size B  approximate AUX payload bytes (K/M/G suffixes), default 1M\n"
 		   "  -o -      pipe mode to standard output\n\ntypes:\n");
-	for (int i = 0; synth_types[i]; i++)
-		fprintf(f, "  %-10s %s\n", synth_types[i]->type, synth_types[i]->help);
+	for (const struct hwt_device *const *d = hwt_devices; *d; d++)
+		if ((*d)->synth)
+			fprintf(f, "  %-10s %s\n", (*d)->name, (*d)->synth->help);
 }
 
 /* "123", "0x10", "256K", "1.5"-free: integer with an optional K/M/G/T[i][B] suffix */
@@ -91,11 +77,11 @@ static int parse_u64(const char *s, uint64_t *out)
 }
 
 /* Does the generator's help line list "--key"? */
-static bool type_has_opt(const struct synth_ops *ops, const char *key)
+static bool type_has_opt(const struct hwt_device *dev, const char *key)
 {
 	size_t n = strlen(key);
 
-	for (const char *p = ops->help; (p = strstr(p, "--")); p += 2) {
+	for (const char *p = dev->synth->help; (p = strstr(p, "--")); p += 2) {
 		const char *k = p + 2;
 
 		if (!strncmp(k, key, n) && !(k[n] == '_' || k[n] == '-' ||
@@ -106,12 +92,26 @@ static bool type_has_opt(const struct synth_ops *ops, const char *key)
 	return false;
 }
 
+/* The generators' manifest text goes to the --manifest file. */
+static int manifest_write(void *ctx, const char *text, size_t len)
+{
+	return fwrite(text, 1, len, ctx) == len ? 0 : -1;
+}
+
+/* The generators' errors, one line each. */
+static void report(void *ctx, const struct hwt_error *e)
+{
+	fprintf(stderr, "perf hwtrace synth: %s\n", e->msg);
+}
+
 int cmd_synth(int argc, char **argv)
 {
 	const char *type = NULL, *out = NULL, *manifest = NULL;
-	const struct synth_ops *ops = NULL;
+	const struct hwt_device *dev = NULL;
 	struct hwt_opt opts[MAX_OPTS];
-	struct synth_opts so = { .size = 1 << 20, .opts = opts };
+	struct hwt_synth_opts so = { .size = 1 << 20, .opts = opts };
+	struct hwt_diag diag = { .report = report };
+	FILE *mf = NULL;
 	struct hwt_writer *w;
 	bool pipe = false;
 	uint64_t v;
@@ -173,13 +173,11 @@ int cmd_synth(int argc, char **argv)
 
 	if (!type)
 		return usage_error("synth", "--type is required (try --help)");
-	for (int i = 0; synth_types[i]; i++)
-		if (!strcmp(synth_types[i]->type, type))
-			ops = synth_types[i];
-	if (!ops)
+	dev = hwt_device__find(type);
+	if (!dev || !dev->synth)
 		return usage_error("synth", "unknown --type '%s' (try --help)", type);
 	for (uint32_t i = 0; i < so.nopts; i++)
-		if (!type_has_opt(ops, opts[i].key))
+		if (!type_has_opt(dev, opts[i].key))
 			return usage_error("synth", "--%s is not an option of type %s", opts[i].key,
 					   type);
 	if (!out)
@@ -188,29 +186,31 @@ int cmd_synth(int argc, char **argv)
 		return usage_error("synth", "--manifest - and -o - both want standard output");
 
 	if (manifest) {
-		so.manifest = strcmp(manifest, "-") ? fopen(manifest, "w") : stdout;
-		if (!so.manifest) {
+		mf = strcmp(manifest, "-") ? fopen(manifest, "w") : stdout;
+		if (!mf) {
 			fprintf(stderr, "perf hwtrace synth: %s: %s\n", manifest, strerror(errno));
 			return EXIT_INPUT_ERROR;
 		}
+		so.manifest = manifest_write;
+		so.manifest_ctx = mf;
 	}
 	w = hwt_writer__new(out, pipe);
 	if (!w) {
 		fprintf(stderr, "perf hwtrace synth: %s: %s\n", out, strerror(errno));
-		if (so.manifest && so.manifest != stdout)
-			fclose(so.manifest);
+		if (mf && mf != stdout)
+			fclose(mf);
 		return EXIT_INPUT_ERROR;
 	}
-	ret = ops->write(w, &so) ? EXIT_INPUT_ERROR : 0;
+	ret = hwt_synth__write(dev, w, &so, &diag) ? EXIT_INPUT_ERROR : 0;
 	if (hwt_writer__delete(w) < 0) {
 		fprintf(stderr, "perf hwtrace synth: %s: %s\n", out, strerror(errno));
 		ret = EXIT_INPUT_ERROR;
 	}
-	if (so.manifest && (fflush(so.manifest) || ferror(so.manifest))) {
+	if (mf && (fflush(mf) || ferror(mf))) {
 		fprintf(stderr, "perf hwtrace synth: %s: write error\n", manifest);
 		ret = EXIT_INPUT_ERROR;
 	}
-	if (so.manifest && so.manifest != stdout)
-		fclose(so.manifest);
+	if (mf && mf != stdout)
+		fclose(mf);
 	return ret;
 }

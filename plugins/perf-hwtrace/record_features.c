@@ -6,7 +6,6 @@
  * tell a cxl_hmu_mem* AUXTRACE_INFO type 7 from upstream's VPA_DTL.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,23 +48,9 @@ static int set_pmu_mappings(struct hwt_writer *w, const char *sysfs)
 		return -1;
 	}
 	for (int i = 0; i < n; i++) {
-		char path[4096], buf[32], *end;
-		unsigned long type;
-		ssize_t len;
-		int fd;
+		uint64_t type;
 
-		snprintf(path, sizeof(path), "%s/bus/event_source/devices/%s/type", sysfs,
-			 names[i]);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		len = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (len <= 0)
-			continue;
-		buf[len] = 0;
-		type = strtoul(buf, &end, 10);
-		if (end == buf || type > UINT32_MAX)
+		if (hwt_pmu__sysfs_u64(sysfs, names[i], "type", &type) || type > UINT32_MAX)
 			continue;
 		m[nm].type = (uint32_t)type;
 		m[nm].name = names[i];

@@ -12,6 +12,8 @@
 #include <sys/syscall.h>
 
 #include "pmu/pmu_internal.h"
+#include "hwtrace/pmu_format.h"
+#include "hwtrace/device.h"
 #include "record_state.h"
 
 #define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
@@ -48,7 +50,8 @@ int rec_event__setup(struct rec_event *ev, const char *sysfs, const char *str)
 	ev->attr.sample_type = SAMPLE_TYPE;
 	ev->attr.sample_id_all = 1;
 	if (ev->pmu) {
-		ev->aux = rec_aux__kind(hwt_pmu__name(ev->pmu));
+		ev->dev = hwt_device__by_pmu(hwt_pmu__name(ev->pmu));
+		ev->aux = ev->dev ? REC_AUX_DEVICE : REC_AUX_NONE;
 		ev->maybe_aux = ev->aux == REC_AUX_NONE && ev->attr.type >= PERF_TYPE_MAX &&
 				!is_core_pmu(hwt_pmu__name(ev->pmu));
 	}

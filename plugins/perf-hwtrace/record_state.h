@@ -2,7 +2,7 @@
 /*
  * record_state.h - the pieces of `perf hwtrace record` (cmd_record.c drives
  * them): events opened per CPU, their ring and AUX mmaps, the AUXTRACE_INFO
- * chosen by PMU name, and the header features.
+ * of the device their PMU name matches, and the header features.
  */
 #ifndef PERF_HWTRACE_RECORD_STATE_H
 #define PERF_HWTRACE_RECORD_STATE_H
@@ -18,15 +18,14 @@
 #define REC_MAX_EVENTS	16
 #define REC_MAX_CPUS	4096
 
+struct hwt_device;
 struct hwt_pmu;
 
-/* What carries an AUX PMU's payload (design.rst 4). */
+/* What an event's AUX area carries (design.rst 4). */
 enum rec_aux_kind {
 	REC_AUX_NONE,		/* no AUX area: a plain sampling event */
-	REC_AUX_CXL_HMU,
-	REC_AUX_PANTHOR,
-	REC_AUX_I915_OA,
-	REC_AUX_OTHER,		/* AUX PMU we have no AUXTRACE_INFO for */
+	REC_AUX_DEVICE,		/* a device of the device table (rec_event.dev) */
+	REC_AUX_OTHER,		/* AUX PMU we have no device for: no AUXTRACE_INFO */
 };
 
 /**
@@ -35,6 +34,7 @@ enum rec_aux_kind {
  * @attr:	what is passed to perf_event_open
  * @pmu:	its sysfs PMU, NULL for a generic name (cpu-clock, cycles, ...)
  * @aux:	what its AUX area carries; REC_AUX_NONE maps no AUX area
+ * @dev:	the device whose PMU names match its PMU's, or NULL
  * @maybe_aux:	a PMU of unknown kind: try the AUX mmap, go on without on
  *		EOPNOTSUPP/EINVAL
  * @fds, @ids:	one per CPU opened
@@ -45,6 +45,7 @@ struct rec_event {
 	struct perf_event_attr attr;
 	struct hwt_pmu *pmu;
 	enum rec_aux_kind aux;
+	const struct hwt_device *dev;
 	bool maybe_aux;
 	int fds[REC_MAX_CPUS];
 	uint64_t ids[REC_MAX_CPUS];
@@ -107,10 +108,10 @@ void rec_ring__unmap(struct rec_ring *r);
 long rec_ring__drain(struct rec_ring *r, struct hwt_writer *w, struct rec_stats *st);
 
 /* record_auxinfo.c */
-enum rec_aux_kind rec_aux__kind(const char *pmu_name);
 /*
- * Build the AUXTRACE_INFO record for @ev into @buf (@max u64 words); returns
- * its size in bytes, 0 for no record (REC_AUX_OTHER), -1 with @err set.
+ * Build the AUXTRACE_INFO record for @ev into @buf (@max u64 words) with its
+ * device's encoder; returns its size in bytes, 0 for no record
+ * (REC_AUX_OTHER), -1 with @err set.
  */
 int rec_aux__info(const char *sysfs, const struct rec_event *ev, uint64_t *buf, size_t max,
 		  char *err, size_t errlen);

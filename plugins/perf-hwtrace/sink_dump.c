@@ -81,9 +81,9 @@ static void details(struct dump_sink *s, const struct hwt_event *ev)
 		out__putc(o, '\n');
 		if (npriv) {
 			out__puts(o, "  PMU Type           ");
-			out__s64(o, (int64_t)in->priv[0]);
+			out__s64(o, (int64_t)in->priv[HWT_AUXTRACE_PRIV_PMU]);
 		}
-		for (uint32_t i = 1; i < npriv; i++) {
+		for (uint32_t i = HWT_AUXTRACE_PRIV_PMU + 1; i < npriv; i++) {
 			out__printf(o, "\n  priv[%u]%*s", i, i < 10 ? 11 : 10, "");
 			hex0x(o, in->priv[i]);
 		}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hwtrace/device.h"
 #include "sinks.h"
 #include "stats_print.h"
 
@@ -115,11 +116,12 @@ static void on_end(void *ctx, const struct hwt_stream *const *streams, uint32_t 
 		const struct hwt_aux_ctx *c = &st->ctx;
 
 		out__printf(o, "%sAUX stream %u: %s", i ? "\n" : "", st->idx,
-			    st->ops ? st->ops->name : "no decoder");
+			    st->dev ? st->dev->name : "no decoder");
 		if (!c->raw) {
 			out__printf(o, " (auxtrace type %#x", c->auxtrace_type);
 			if (c->npriv)
-				out__printf(o, ", PMU type %llu", (unsigned long long)c->priv[0]);
+				out__printf(o, ", PMU type %llu",
+					    (unsigned long long)c->priv[HWT_AUXTRACE_PRIV_PMU]);
 			if (c->pmu_name)
 				out__printf(o, ", %s", c->pmu_name);
 			out__putc(o, ')');

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "hwtrace/decoder.h"
+#include "hwtrace/device.h"
 
 #define MAX_OPTS 32
 
@@ -218,7 +219,9 @@ static PyObject *hw_types(PyObject *self, PyObject *noargs)
 {
 	PyObject *l = PyList_New(0);
 
-	for (const struct hwt_record_type *const *t = hwt_record_types; l && *t; t++) {
+	if (!l)
+		return NULL;
+	hwt_devices__for_each_type(d, t) {
 		PyObject *s;
 
 		if ((*t)->kind != HWT_RK_DATA)

@@ -4,7 +4,7 @@
  * `perf hwtrace inject` writes, formatted for humans.
  *
  * One handler serves every data record type: it walks the type's field table
- * (libhwtrace's hwt_record_types[], linked in) and reads each field from the
+ * (the record types of libhwtrace's device table, linked in) and reads each field from the
  * sample with tep_get_field_val()/tep_get_field_raw().  Against the format's
  * own "print fmt" it drops what perf's line prefix already shows (cpu, time)
  * and fields hidden from the text line, shows an unset optional address
@@ -23,6 +23,7 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 
+#include "hwtrace/device.h"
 #include "hwtrace/record.h"
 #include "hwtrace/tracepoint.h"
 
@@ -174,7 +175,7 @@ int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	/* listed by `trace-cmd list -O`, settable with -O hwtrace:all */
 	tep_plugin_add_options("hwtrace", TEP_PLUGIN_OPTIONS);
-	for (const struct hwt_record_type *const *t = hwt_record_types; *t; t++)
+	hwt_devices__for_each_type(d, t)
 		if (hwt_tp__is_event(*t))
 			tep_register_event_handler(tep, -1, HWT_TP_SYSTEM, (*t)->name, handler,
 						   (void *)*t);
@@ -184,7 +185,7 @@ int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 {
 	tep_plugin_remove_options(TEP_PLUGIN_OPTIONS);
-	for (const struct hwt_record_type *const *t = hwt_record_types; *t; t++)
+	hwt_devices__for_each_type(d, t)
 		if (hwt_tp__is_event(*t))
 			tep_unregister_event_handler(tep, -1, HWT_TP_SYSTEM, (*t)->name, handler,
 						     (void *)*t);

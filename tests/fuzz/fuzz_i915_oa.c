@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char *const gens[] = { "7.5", "8", "9", "11", "12", "12.55", "12.70" };
 	char fmt[8];
-	uint64_t sum = 0, priv[16];
+	uint64_t sum = 0, priv[HWT_I915_OA_NPRIV];
 	struct hwt_diag diag = { 0 };
 	struct hwt_opt opts[2];
 	struct hwt_aux_ctx ctx = { .opts = opts, .nopts = 2, .raw = true };
@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size -= 3;
 	if (split > size)
 		split = size;
-	np = ops->ctx_from_opts(&ctx, priv, 16, &diag);
+	np = ops->ctx_from_opts(&ctx, priv, HWT_I915_OA_NPRIV, &diag);
 	if (np < 0)
 		return 0;
 	ctx.priv = priv;

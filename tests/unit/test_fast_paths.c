@@ -230,8 +230,8 @@ static void run_mem(const struct gen *s, const char *fmt, bool summary_only, str
 	struct hwt_emit e = { .record = on_rec, .ctx = g, .diag = d };
 	struct hwt_chunk c = { .data = s->buf, .size = s->n, .last = true, .first = true };
 	const struct hwt_decoder_ops *ops = &hwt_i915_oa_decoder;
-	uint64_t priv[16];
-	int np = ops->ctx_from_opts(&ctx, priv, 16, d);
+	uint64_t priv[HWT_I915_OA_NPRIV];
+	int np = ops->ctx_from_opts(&ctx, priv, HWT_I915_OA_NPRIV, d);
 	void *st;
 
 	memset(g, 0, sizeof(*g));

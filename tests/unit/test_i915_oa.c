@@ -338,11 +338,11 @@ static int run(const uint8_t *buf, size_t n, const char *fmt, const char *freq, 
 	struct hwt_opt opts[2] = { { "oa-format", fmt }, { "ts-freq", freq } };
 	struct hwt_aux_ctx ctx = { .auxtrace_type = HWT_AUXTRACE_I915_OA, .opts = opts,
 				   .nopts = fmt ? 2 : 0, .raw = true };
-	uint64_t priv[16];
+	uint64_t priv[HWT_I915_OA_NPRIV];
 	struct hwt_emit e = { .record = on_rec, .ctx = g, .diag = d };
 	struct hwt_chunk c = { .data = buf, .size = n, .last = true, .first = true };
 	const struct hwt_decoder_ops *ops = &hwt_i915_oa_decoder;
-	int np = ops->ctx_from_opts(&ctx, priv, 16, d);
+	int np = ops->ctx_from_opts(&ctx, priv, HWT_I915_OA_NPRIV, d);
 	void *st;
 	size_t used;
 
@@ -473,13 +473,13 @@ static void test_chunked(void)
 	struct hwt_opt opts[1] = { { "oa-format", "A32u40_A4u32_B8_C8" } };
 	struct hwt_aux_ctx ctx = { .opts = opts, .nopts = 1, .raw = true };
 	struct hwt_emit e = { .record = on_rec, .ctx = &g, .diag = &d };
-	uint64_t priv[16];
+	uint64_t priv[HWT_I915_OA_NPRIV];
 	const struct hwt_decoder_ops *ops = &hwt_i915_oa_decoder;
 	void *st;
 
 	n += sample(b + n, 1, 1, 1, 1);
 	n += sample(b + n, 2, 1, 5, 2);
-	ctx.npriv = (uint32_t)ops->ctx_from_opts(&ctx, priv, 16, &d);
+	ctx.npriv = (uint32_t)ops->ctx_from_opts(&ctx, priv, HWT_I915_OA_NPRIV, &d);
 	ctx.priv = priv;
 	st = ops->new(&ctx, &d);
 	/* a chunk that ends inside the second record: only the first is consumed */

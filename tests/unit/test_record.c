@@ -268,7 +268,9 @@ static void test_auxinfo_words(void)
 
 	memset(&ev, 0, sizeof(ev));
 	ev.name = "i915_oa0/oa_exponent=0x35/";
-	ev.aux = REC_AUX_I915_OA;
+	ev.aux = REC_AUX_DEVICE;
+	ev.dev = hwt_device__by_pmu("i915_oa0");
+	CHECK(ev.dev == &hwt_device_i915_oa);
 	ev.pmu = hwt_pmu__new("i915_oa0", 42);
 	CHECK_EQ(hwt_pmu__add_format(ev.pmu, "oa_exponent", "config:0-3,8-11", err,
 				     sizeof(err)), 0);
@@ -276,11 +278,11 @@ static void test_auxinfo_words(void)
 	CHECK_EQ(ev.attr.config, 0x305);	/* low nibble at bits 0-3, high at 8-11 */
 	CHECK_EQ(rec_aux__info(root, &ev, buf, sizeof(buf) / 8, err, sizeof(err)), 8 + 8 + 11 * 8);
 	CHECK_EQ(info->type, HWT_AUXTRACE_I915_OA);
-	CHECK_EQ(info->priv[0], 42);
-	CHECK_EQ(info->priv[8], 0x35);		/* both ranges of the term */
-	CHECK_EQ(info->priv[9], 19200000);	/* the default, not 2^64 - 1 */
-	CHECK_EQ(info->priv[7], 0);		/* the default, not what junk parsed to */
-	CHECK_EQ(info->priv[10], 0x2a);
+	CHECK_EQ(info->priv[HWT_I915_OA_PRIV_PMU], 42);
+	CHECK_EQ(info->priv[HWT_I915_OA_PRIV_EXPONENT], 0x35);	/* both ranges of the term */
+	CHECK_EQ(info->priv[HWT_I915_OA_PRIV_TS_FREQ], 19200000);	/* default, not 2^64 - 1 */
+	CHECK_EQ(info->priv[HWT_I915_OA_PRIV_METRICS_SET], 0);	/* the default, not junk */
+	CHECK_EQ(info->priv[HWT_I915_OA_PRIV_CTX], 0x2a);
 	hwt_pmu__delete(ev.pmu);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
 	CHECK_EQ(system(cmd), 0);

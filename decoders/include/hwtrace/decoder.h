@@ -29,13 +29,18 @@ struct hwt_opt {
 	const char *val;
 };
 
+/* The first priv word of every carriage: attr.type of the AUX event (design.rst 4). */
+#define HWT_AUXTRACE_PRIV_PMU	0
+
+struct hwt_device;
+
 /**
  * struct hwt_aux_ctx - what a decoder knows about its stream
  * @auxtrace_type: AUXTRACE_INFO type
  * @priv:	AUXTRACE_INFO priv[] words (raw decode: built from options)
  * @npriv:	number of @priv words
- * @attr:	the event whose attr.type == priv[0], or NULL
- * @pmu_name:	PMU name of priv[0] from PMU_MAPPINGS or the event name, or NULL
+ * @attr:	the event whose attr.type is the PMU type word, or NULL
+ * @pmu_name:	that PMU's name from PMU_MAPPINGS or the event name, or NULL
  * @opts:	user options (e.g. "hdm" for CXL HMU), from the command line
  * @nopts:	number of @opts
  * @raw:	true when decoding a plain file outside perf.data
@@ -112,12 +117,10 @@ static inline void hwt_emit__record(const struct hwt_emit *e, const struct hwt_r
 }
 
 /**
- * struct hwt_decoder_ops - one payload decoder
- * @name:	name for `--type` ("cxl-hmu", "panthor", "i915-oa")
+ * struct hwt_decoder_ops - one payload decoder (its device, struct hwt_device,
+ * holds its name, AUXTRACE_INFO type and record types)
  * @dump_title:	as in perf's ". ... %s data: size %zu bytes" ("CXL_HMU")
  * @dump_align:	the size in that line is rounded down to this many bytes (1: as is)
- * @auxtrace_type: the AUXTRACE_INFO type it carries (for raw decode and synth)
- * @record_types: NULL-terminated record types it emits
  * @match:	true if the stream is this decoder's (type, PMU name, priv)
  * @probe:	optional: true if a plain (non perf.data) file starting with
  *		@head is a self-describing input of this decoder (e.g. an IGT
@@ -132,11 +135,8 @@ static inline void hwt_emit__record(const struct hwt_emit *e, const struct hwt_r
  * @free:	free the state
  */
 struct hwt_decoder_ops {
-	const char *name;
 	const char *dump_title;
 	uint32_t dump_align;
-	uint32_t auxtrace_type;
-	const struct hwt_record_type *const *record_types;
 	bool (*match)(const struct hwt_aux_ctx *ctx);
 	bool (*probe)(const uint8_t *head, size_t n);
 	int (*ctx_from_opts)(const struct hwt_aux_ctx *ctx, uint64_t *priv, uint32_t max,
@@ -150,14 +150,12 @@ struct hwt_decoder_ops {
 /* Decoder by --type name, or NULL. */
 const struct hwt_decoder_ops *hwt_decoder__find(const char *name);
 
-/* First decoder whose match() accepts @ctx, or NULL. */
-const struct hwt_decoder_ops *hwt_decoder__match(const struct hwt_aux_ctx *ctx);
-
 /**
  * struct hwt_stream - one AUX stream (one AUXTRACE_INFO) as the session saw it
  * @idx:	index (0, 1, ...) in order of appearance
  * @ctx:	its context
- * @ops:	its decoder, or NULL when no decoder claimed it
+ * @dev:	its device, or NULL when no device's decoder claimed it
+ * @ops:	@dev's decoder (NULL with @dev)
  * @info_offset: file offset of its AUXTRACE_INFO
  * @chunks:	AUXTRACE records
  * @bytes:	AUXTRACE payload bytes
@@ -169,6 +167,7 @@ const struct hwt_decoder_ops *hwt_decoder__match(const struct hwt_aux_ctx *ctx);
 struct hwt_stream {
 	uint32_t idx;
 	struct hwt_aux_ctx ctx;
+	const struct hwt_device *dev;
 	const struct hwt_decoder_ops *ops;
 	uint64_t info_offset;
 	uint64_t chunks;

@@ -245,7 +245,7 @@ HWT_API void hwt_reader__delete(struct hwt_reader *r);
 HWT_API bool hwt_reader__is_pipe(const struct hwt_reader *r);
 HWT_API uint32_t hwt_reader__nr_attrs(const struct hwt_reader *r);
 HWT_API const struct hwt_attr *hwt_reader__attr(const struct hwt_reader *r, uint32_t i);
-/* attr whose attr.type == @type (e.g. an AUXTRACE_INFO's priv[0]), or NULL */
+/* attr whose attr.type == @type (e.g. an AUXTRACE_INFO's PMU type word), or NULL */
 HWT_API const struct hwt_attr *hwt_reader__attr_by_type(const struct hwt_reader *r, uint32_t type);
 HWT_API const struct hwt_attr *hwt_reader__attr_by_id(const struct hwt_reader *r, uint64_t id);
 /* PMU name for attr.type @type from PMU_MAPPINGS, or NULL */

@@ -143,13 +143,6 @@ struct hwt_record {
 	  .flags = HWT_FF_OPTIONAL, .present_offset = offsetof(st, has) }
 
 /**
- * hwt_record_types - every record type libhwtrace knows, NULL-terminated
- *
- * Used by inject (one tracepoint per type) and by the Python module.
- */
-HWT_API extern const struct hwt_record_type *const hwt_record_types[];
-
-/**
  * hwt_field__present - whether an optional field is set in @data
  */
 static inline bool hwt_field__present(const struct hwt_field *f, const void *data)
@@ -175,7 +168,8 @@ HWT_API uint32_t hwt_field__len(const struct hwt_field *f, const void *data);
 HWT_API bool hwt_field__is_array(const struct hwt_field *f);
 
 /**
- * hwt_record_type__find - look a record type up by name; NULL if unknown
+ * hwt_record_type__find - look a record type up by name among the device
+ * table's (device.h); NULL if unknown
  */
 HWT_API const struct hwt_record_type *hwt_record_type__find(const char *name);
 

@@ -95,12 +95,23 @@ struct hwt_cxl_hmu_hot {
 	uint64_t reports;
 };
 
+/* priv[] words of AUXTRACE_INFO type 7 (design.rst 4.1): the RFC's 24-byte record. */
+enum {
+	HWT_CXL_HMU_PRIV_PMU,		/* attr.type of the cxl_hmu_mem event */
+	HWT_CXL_HMU_NPRIV,		/* 1 */
+};
+
+/* CXL HMU AUXTRACE_INFO priv[] (struct hwt_device.auxinfo): the PMU type only */
+int hwt_cxl_hmu__auxinfo(const struct hwt_auxinfo_lookup *lk, const char *pmu_name,
+			 uint64_t *priv, uint32_t max, char *err, size_t errlen);
+
 extern const struct hwt_record_type hwt_rt_cxl_hmu_unit;
 extern const struct hwt_record_type hwt_rt_cxl_hmu_packet;
 extern const struct hwt_record_type hwt_rt_cxl_hmu_summary;
 extern const struct hwt_record_type hwt_rt_cxl_hmu_hot;
 extern const struct hwt_decoder_ops hwt_cxl_hmu_decoder;
 extern const struct hwt_dev_opt hwt_cxl_hmu_options[];
+extern const struct hwt_synth hwt_cxl_hmu_synth;
 extern const struct hwt_device hwt_device_cxl_hmu;
 
 #endif

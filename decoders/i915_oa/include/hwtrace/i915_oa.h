@@ -379,12 +379,33 @@ struct hwt_i915_oa_stream {
 	uint64_t correlations;
 };
 
+/* priv[] words of AUXTRACE_INFO type 0x48570002 (design.rst 4.3). */
+enum {
+	HWT_I915_OA_PRIV_PMU,		/* attr.type of the i915_oa event */
+	HWT_I915_OA_PRIV_LAYOUT,	/* layout version: 1 */
+	HWT_I915_OA_PRIV_DEVID,		/* PCI device id, 0: unknown */
+	HWT_I915_OA_PRIV_GEN,		/* graphics version x 100, 0: unknown */
+	HWT_I915_OA_PRIV_FORMAT,	/* DRM_I915_PERF_PROP_OA_FORMAT */
+	HWT_I915_OA_PRIV_REPORT_SIZE,	/* bytes per report */
+	HWT_I915_OA_PRIV_SAMPLE_FLAGS,	/* 1: DRM_I915_PERF_PROP_SAMPLE_OA */
+	HWT_I915_OA_PRIV_METRICS_SET,	/* metric set id, 0: none */
+	HWT_I915_OA_PRIV_EXPONENT,	/* OA timer exponent */
+	HWT_I915_OA_PRIV_TS_FREQ,	/* command-streamer timestamp, Hz */
+	HWT_I915_OA_PRIV_CTX,		/* context filter, ~0: none */
+	HWT_I915_OA_NPRIV,		/* 11: what perf.data carries */
+};
+
+/* i915 OA AUXTRACE_INFO priv[] from the lookup (struct hwt_device.auxinfo) */
+int hwt_i915_oa__auxinfo(const struct hwt_auxinfo_lookup *lk, const char *pmu_name,
+			 uint64_t *priv, uint32_t max, char *err, size_t errlen);
+
 extern const struct hwt_record_type hwt_rt_i915_oa_report;
 extern const struct hwt_record_type hwt_rt_i915_oa_lost;
 extern const struct hwt_record_type hwt_rt_i915_oa_context;
 extern const struct hwt_record_type hwt_rt_i915_oa_stream;
 extern const struct hwt_decoder_ops hwt_i915_oa_decoder;
 extern const struct hwt_dev_opt hwt_i915_oa_options[];
+extern const struct hwt_synth hwt_i915_oa_synth;
 extern const struct hwt_device hwt_device_i915_oa;
 
 #endif

@@ -128,6 +128,10 @@ enum {
 	HWT_PANTHOR_NPRIV_RAW,
 };
 
+/* panthor AUXTRACE_INFO priv[] from the lookup (struct hwt_device.auxinfo) */
+int hwt_panthor__auxinfo(const struct hwt_auxinfo_lookup *lk, const char *pmu_name,
+			 uint64_t *priv, uint32_t max, char *err, size_t errlen);
+
 /* HWT_PANTHOR_PRIV_RAW_FORMAT values */
 #define HWT_PANTHOR_RAW_SAMPLES		0	/* samples back to back (the AUX payload) */
 #define HWT_PANTHOR_RAW_RING_CTRL	1	/* 16-byte control words, then the ring BO */
@@ -396,6 +400,7 @@ extern const struct hwt_record_type hwt_rt_panthor_block_total;
 extern const struct hwt_record_type hwt_rt_panthor_aggregate;
 extern const struct hwt_decoder_ops hwt_panthor_decoder;
 extern const struct hwt_dev_opt hwt_panthor_options[];
+extern const struct hwt_synth hwt_panthor_synth;
 extern const struct hwt_device hwt_device_panthor;
 
 #endif

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * synth_i915_oa.c - `synth --type i915-oa`: a perf.data carrying an i915 perf
- * stream in AUX (design.rst 4.3).
+ * synth.c - `synth --type i915-oa`: a perf.data carrying an i915 perf stream
+ * in AUX (design.rst 4.3).
  *
  * The model: free-running counters started near their wraps (ticks and the
  * timestamp 32-bit, the first 40-bit A counter near 2^40), a context switch
@@ -13,18 +13,19 @@
  * Manifest: "report N ts=T ctx=C ticks=K dts=D dticks=E" (no d* after a
  * break) and "lost report_lost|buffer_lost", in stream order.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hwtrace/i915_oa.h"
-#include "synth.h"
+#include "synth_run.h"
 
 #define PMU_TYPE	48
 #define RECS_PER_CHUNK	64
 
 struct model {
 	const struct hwt_i915_oa_format *fmt;
-	uint32_t gen;
+	uint32_t fmt_id, gen;
 	uint64_t rng, ts, ticks;
 	uint64_t a[I915_OA_MAX_A], b[I915_OA_MAX_BC], c[I915_OA_MAX_BC];
 };
@@ -94,34 +95,48 @@ static int write_chunk(struct hwt_writer *w, const uint8_t *buf, size_t n, uint6
 	return hwt_writer__write_auxtrace(w, &at, buf, n);
 }
 
-static int i915_write(struct hwt_writer *w, const struct synth_opts *o)
+/* The model's stream, as the keys of the AUXTRACE_INFO encoder (auxinfo.c). */
+static int info_value(void *ctx, const char *key, uint64_t *v)
 {
-	const char *fname = synth_opt(o, "oa-format", "A32u40_A4u32_B8_C8");
-	const char *gen = synth_opt(o, "gen", NULL);
+	const struct model *m = ctx;
+
+	if (!strcmp(key, "oa_format"))
+		*v = m->fmt_id;
+	else if (!strcmp(key, "graphics_ver"))
+		*v = m->gen;
+	else
+		return -1;
+	return 0;
+}
+
+static int i915_write(struct hwt_synth_run *run)
+{
+	const struct hwt_synth_opts *o = run->o;
+	struct hwt_writer *w = run->w;
+	const char *fname = hwt_synth_run__opt(run, "oa-format", "A32u40_A4u32_B8_C8");
+	const char *gen = hwt_synth_run__opt(run, "gen", NULL);
 	uint32_t id = hwt_i915_oa_format__by_name(fname);
 	struct model m = { .rng = o->seed * 2654435761u + 1 };
 	uint64_t id0 = 1;
 	struct hwt_writer_attr a = { .ids = &id0, .nr_ids = 1, .name = "i915_oa//" };
 	struct hwt_pmu_mapping map = { PMU_TYPE, (char *)"i915_oa" };
-	uint64_t ibuf[3 + 11] = { 0 };
-	struct hwt_auxtrace_info *info = (struct hwt_auxtrace_info *)ibuf;
+	static const struct hwt_synth_host host = { .arch = "x86_64" };
+	struct hwt_auxinfo_lookup lk = { .get = info_value, .ctx = &m };
 	uint8_t bits[3][I915_OA_MAX_A];
 	uint32_t nbits[3] = { 0 }, rs, n, ctx = 0x10;
 	uint8_t *buf;
 	size_t len = 0;
-	uint64_t aux_off = 0, freq = 19200000;
+	uint64_t aux_off = 0;
 	int err = 0, inchunk = 0;
 	bool broken = true;
 
-	if (!id) {
-		fprintf(stderr, "synth i915-oa: unknown --oa-format '%s'\n", fname);
-		return -1;
-	}
+	if (!id)
+		return hwt_synth_run__error(run, "i915-oa: unknown --oa-format '%s'", fname);
+	m.fmt_id = id;
 	m.gen = gen ? hwt_i915_oa__parse_gen(gen) : hwt_i915_oa__default_gen(id);
-	if (!m.gen) {
-		fprintf(stderr, "synth i915-oa: bad --gen '%s' (e.g. 9, 12, 12.5)\n", gen);
-		return -1;
-	}
+	if (!m.gen)
+		return hwt_synth_run__error(run, "i915-oa: bad --gen '%s' (e.g. 9, 12, 12.5)",
+					    gen);
 	m.fmt = hwt_i915_oa_format__find(id, m.gen);
 	rs = m.fmt->size;
 	for (uint32_t s = 0; s < m.fmt->nsegs; s++) {
@@ -134,7 +149,7 @@ static int i915_write(struct hwt_writer *w, const struct synth_opts *o)
 	n = (uint32_t)(o->size / (8 + rs));
 	if (n < 12)
 		n = 12;
-	buf = malloc((size_t)RECS_PER_CHUNK * (8 + rs) + 16);
+	buf = hwt_synth_run__buffer(run, (size_t)RECS_PER_CHUNK * (8 + rs) + 16);
 	if (!buf)
 		return -1;
 
@@ -145,22 +160,10 @@ static int i915_write(struct hwt_writer *w, const struct synth_opts *o)
 	a.attr.sample_id_all = 1;
 	err |= hwt_writer__add_attr(w, &a);
 	err |= hwt_writer__set_pmu_mappings(w, &map, 1);
-	err |= hwt_writer__set_feature_string(w, HWT_FEAT_HOSTNAME, "hwtrace-synth");
-	err |= hwt_writer__set_feature_string(w, HWT_FEAT_ARCH, "x86_64");
-	info->header.type = HWT_REC_AUXTRACE_INFO;
-	info->header.size = sizeof(ibuf);
-	info->type = o->auxtrace_type ? o->auxtrace_type : HWT_AUXTRACE_I915_OA;
-	info->priv[0] = PMU_TYPE;
-	info->priv[1] = 1;
-	info->priv[2] = 0;
-	info->priv[3] = m.gen;
-	info->priv[4] = id;
-	info->priv[5] = rs;
-	info->priv[6] = 1;		/* SAMPLE_OA */
-	info->priv[8] = 16;
-	info->priv[9] = freq;
-	info->priv[10] = ~0ull;
-	err |= hwt_writer__write(w, &info->header);
+	err |= hwt_synth_run__host(run, &host);
+	if (err || hwt_synth_run__auxinfo(run, &hwt_device_i915_oa, PMU_TYPE, "i915_oa", &lk,
+					  false))
+		return err ? hwt_synth_run__error(run, "cannot set up the file") : -1;
 
 	m.ts = 0xffffffffull - 19200 * 4;	/* 32-bit timestamp wrap after 4 reports */
 	m.ticks = 0xffffffffull - 5000000;
@@ -180,8 +183,7 @@ static int i915_write(struct hwt_writer *w, const struct synth_opts *o)
 			memcpy(buf + len, &(uint32_t){ b ? 3 : 2 }, 4);
 			memcpy(buf + len + 4, &(uint32_t){ 8u << 16 }, 4);
 			len += 8;
-			if (o->manifest)
-				fprintf(o->manifest, "lost %s\n", b ? "buffer_lost" : "report_lost");
+			hwt_synth_run__printf(run, "lost %s\n", b ? "buffer_lost" : "report_lost");
 			broken |= b;
 		}
 		if (r == n / 3 || r == 2 * n / 3) {
@@ -205,14 +207,16 @@ static int i915_write(struct hwt_writer *w, const struct synth_opts *o)
 		memcpy(buf + len + 4, &(uint32_t){ (8 + rs) << 16 }, 4);
 		place(&m, buf + len + 8, reason, ctx);
 		len += 8 + rs;
-		if (o->manifest) {
-			fprintf(o->manifest, "report %u ts=%llu ctx=%u ticks=%llu a0=%llu", r,
-				(unsigned long long)m.ts, ctx, (unsigned long long)m.ticks,
-				(unsigned long long)m.a[0]);
+		if (hwt_synth_run__has_manifest(run)) {
+			hwt_synth_run__printf(run, "report %u ts=%llu ctx=%u ticks=%llu a0=%llu", r,
+					      (unsigned long long)m.ts, ctx,
+					      (unsigned long long)m.ticks,
+					      (unsigned long long)m.a[0]);
 			if (!broken)
-				fprintf(o->manifest, " dts=%llu dticks=%llu",
-					(unsigned long long)dts, (unsigned long long)dticks);
-			fputc('\n', o->manifest);
+				hwt_synth_run__printf(run, " dts=%llu dticks=%llu",
+						      (unsigned long long)dts,
+						      (unsigned long long)dticks);
+			hwt_synth_run__put(run, "\n", 1);
 		}
 		broken = false;
 		if (++inchunk == RECS_PER_CHUNK - 1) {
@@ -223,14 +227,12 @@ static int i915_write(struct hwt_writer *w, const struct synth_opts *o)
 	}
 	if (len && !err)
 		err |= write_chunk(w, buf, len, &aux_off);
-	free(buf);
 	if (err)
-		fprintf(stderr, "synth i915-oa: write failed\n");
-	return err ? -1 : 0;
+		return hwt_synth_run__error(run, "i915-oa: write failed");
+	return 0;
 }
 
-const struct synth_ops synth_i915_oa = {
-	.type = "i915-oa",
+const struct hwt_synth hwt_i915_oa_synth = {
 	.write = i915_write,
 	.help = "i915 OA stream in AUX; --oa-format NAME (A32u40_A4u32_B8_C8), --gen N",
 };

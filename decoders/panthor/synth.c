@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * synth_panthor.c - panthor perf-counter samples carried in perf AUX as
- * design.rst 4.2 defines it:
+ * synth.c - `synth --type panthor`: panthor perf-counter samples carried in
+ * perf AUX as design.rst 4.2 defines it:
  *
  *   attrs	panthor_perf// (type --pmu-type, 43) and dummy:u
  *   records	AUXTRACE_INFO type 0x48570001 with the 16 priv words, FINISHED_INIT,
@@ -30,35 +30,25 @@
  * all decimal; block_type is the name ("shader").
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hwtrace/panthor.h"
-#include "synth.h"
+#include "synth_run.h"
 
 #define PT_ID		21
 #define DUMMY_ID	22
 #define T0_NS		1000000000ULL
 #define PERIOD_NS	1000000ULL
-#define ROUND_EVERY	4
-#define SAMPLE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-			 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 #define ALL_STATES	(HWT_PANTHOR_STATE_ON | HWT_PANTHOR_STATE_AVAILABLE | \
 			 HWT_PANTHOR_STATE_NORMAL)
-
-struct aux_rec {
-	struct hwt_aux aux;
-	uint32_t pid, tid;
-	uint64_t time;
-	uint32_t cpu, res;
-	uint64_t id;
-};
 
 struct pt_cfg {
 	const struct hwt_panthor_layout *l;
 	struct hwt_panthor_info info;
 	uint64_t seed;
-	uint32_t pmu_type, auxtrace_type;
+	uint32_t pmu_type;
 	bool unset;
 };
 
@@ -76,40 +66,22 @@ static uint64_t mix(uint64_t x)
 	return x ^ (x >> 31);
 }
 
-static int opt_num(const struct synth_opts *o, const char *key, uint64_t def, uint64_t *out)
-{
-	const char *s = synth_opt(o, key, NULL);
-	char *end;
-
-	*out = def;
-	if (!s)
-		return 0;
-	errno = 0;
-	*out = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *s == '-') {
-		fprintf(stderr, "perf hwtrace synth: --%s '%s' is not a number\n", key, s);
-		return -1;
-	}
-	return 0;
-}
-
-static int cfg_init(struct pt_cfg *c, const struct synth_opts *o)
+static int cfg_init(struct pt_cfg *c, struct hwt_synth_run *run)
 {
 	uint64_t layout, cpb, pmu, unset;
 	struct hwt_panthor_info *i = &c->info;
 
 	memset(c, 0, sizeof(*c));
-	if (opt_num(o, "layout", 6, &layout) || opt_num(o, "counters", 64, &cpb) ||
-	    opt_num(o, "pmu-type", 43, &pmu) || opt_num(o, "unset", 0, &unset))
+	if (hwt_synth_run__u64(run, "layout", 6, 0, UINT64_MAX, &layout) ||
+	    hwt_synth_run__u64(run, "counters", 64, 0, UINT64_MAX, &cpb) ||
+	    hwt_synth_run__u64(run, "pmu-type", 43, 0, UINT64_MAX, &pmu) ||
+	    hwt_synth_run__u64(run, "unset", 0, 0, UINT64_MAX, &unset))
 		return -1;
-	c->l = hwt_panthor_layout__get((uint32_t)layout);
-	if (!c->l || (cpb != 64 && cpb != 128) || pmu > UINT32_MAX) {
-		fprintf(stderr, "perf hwtrace synth: panthor wants --layout 2|6, --counters 64|128\n");
-		return -1;
-	}
-	c->seed = o->seed;
+	c->l = layout <= UINT32_MAX ? hwt_panthor_layout__get((uint32_t)layout) : NULL;
+	if (!c->l || (cpb != 64 && cpb != 128) || pmu > UINT32_MAX)
+		return hwt_synth_run__error(run, "panthor wants --layout 2|6, --counters 64|128");
+	c->seed = run->o->seed;
 	c->pmu_type = (uint32_t)pmu;
-	c->auxtrace_type = o->auxtrace_type ? o->auxtrace_type : HWT_AUXTRACE_PANTHOR;
 	c->unset = unset != 0;
 	i->layout = c->l;
 	i->gpu_id = cpb == 64 ? 0xa8670000u : 0xb0020000u;
@@ -137,8 +109,8 @@ static uint32_t block_clock(int kind)
 	return HWT_PANTHOR_CLOCK_TOPLEVEL;
 }
 
-/* Lay out sample @k at @p (info.sample_size bytes); manifest lines to @mf. */
-static void gen_sample(const struct pt_cfg *c, uint64_t k, uint8_t *p, FILE *mf)
+/* Lay out sample @k at @p (info.sample_size bytes); manifest lines to @mf, if any. */
+static void gen_sample(const struct pt_cfg *c, uint64_t k, uint8_t *p, struct hwt_synth_run *mf)
 {
 	const struct hwt_panthor_info *in = &c->info;
 	const struct hwt_panthor_layout *l = c->l;
@@ -179,7 +151,8 @@ static void gen_sample(const struct pt_cfg *c, uint64_t k, uint8_t *p, FILE *mf)
 			put64(b + l->bh_enable_mask + 8, em[1]);
 			b += in->block_header_size;
 			if (mf)
-				fprintf(mf, "%llu %s %u %u %u %llu %llu", (unsigned long long)k,
+				hwt_synth_run__printf(mf, "%llu %s %u %u %u %llu %llu",
+					(unsigned long long)k,
 					hwt_panthor_kind_names[kind], idx, states, flags,
 					(unsigned long long)em[0], (unsigned long long)em[1]);
 			for (uint32_t i = 0; i < cpb; i++) {
@@ -197,86 +170,85 @@ static void gen_sample(const struct pt_cfg *c, uint64_t k, uint8_t *p, FILE *mf)
 							      idx << 8 | i)) % 1000000;
 				put64(b + 8 * i, v);
 				if (mf)
-					fprintf(mf, " %llu", (unsigned long long)v);
+					hwt_synth_run__printf(mf, " %llu", (unsigned long long)v);
 			}
 			if (mf)
-				fputc('\n', mf);
+				hwt_synth_run__put(mf, "\n", 1);
 			pos += in->block_header_size + 8 * (size_t)cpb;
 		}
 	}
 }
 
-static int write_header(struct hwt_writer *w, const struct pt_cfg *c)
+static int write_header(struct hwt_synth_run *run, const struct pt_cfg *c)
 {
-	static const uint64_t pt_id = PT_ID, dummy_id = DUMMY_ID;
+	static const struct hwt_synth_host host = {
+		.osrelease = "6.19.0-panthor-perf-v6", .version = "6.19.0", .arch = "aarch64",
+		.ncpus = 8, .cpudesc = "Cortex-A76", .cpuid = "0x00000000410fd0b0",
+	};
+	struct hwt_writer *w = run->w;
+	static const uint64_t pt_id = PT_ID;
 	const struct hwt_pmu_mapping maps[] = {
 		{ 4, "cpu" }, { c->pmu_type, "panthor_perf" }, { 1, "software" },
 	};
 	struct hwt_writer_attr pt = { .ids = &pt_id, .nr_ids = 1, .name = "panthor_perf//" };
-	struct hwt_writer_attr dummy = { .ids = &dummy_id, .nr_ids = 1, .name = "dummy:u" };
 	int err = 0;
 
 	pt.attr.type = c->pmu_type;
-	pt.attr.sample_period = 1;
-	pt.attr.sample_type = SAMPLE_TYPE;
-	pt.attr.disabled = 1;
-	pt.attr.sample_id_all = 1;
-	dummy.attr.type = PERF_TYPE_SOFTWARE;
-	dummy.attr.config = PERF_COUNT_SW_DUMMY;
-	dummy.attr.sample_period = 1;
-	dummy.attr.sample_type = SAMPLE_TYPE;
-	dummy.attr.exclude_kernel = 1;
-	dummy.attr.sample_id_all = 1;
-	err |= hwt_writer__add_attr(w, &pt);
-	err |= hwt_writer__add_attr(w, &dummy);
-	err |= hwt_writer__set_feature_string(w, HWT_FEAT_HOSTNAME, "hwtrace-synth");
-	err |= hwt_writer__set_feature_string(w, HWT_FEAT_OSRELEASE, "6.19.0-panthor-perf-v6");
-	err |= hwt_writer__set_feature_string(w, HWT_FEAT_VERSION, "6.19.0");
-	err |= hwt_writer__set_feature_string(w, HWT_FEAT_ARCH, "aarch64");
-	err |= hwt_writer__set_nrcpus(w, 8, 8);
-	err |= hwt_writer__set_feature_string(w, HWT_FEAT_CPUDESC, "Cortex-A76");
-	err |= hwt_writer__set_feature_string(w, HWT_FEAT_CPUID, "0x00000000410fd0b0");
+	err |= hwt_synth_run__aux_events(run, &pt, DUMMY_ID, false);
+	err |= hwt_synth_run__host(run, &host);
 	err |= hwt_writer__set_pmu_mappings(w, maps, sizeof(maps) / sizeof(maps[0]));
 	return err ? -1 : 0;
 }
 
-static int write_info(struct hwt_writer *w, const struct pt_cfg *c)
+/* The model's perf info, as the keys of the AUXTRACE_INFO encoder (auxinfo.c). */
+static int info_value(void *ctx, const char *key, uint64_t *v)
 {
-	uint64_t buf[2 + HWT_PANTHOR_NPRIV] = { 0 };
-	struct hwt_auxtrace_info *info = (struct hwt_auxtrace_info *)buf;
+	static const char *const blocks[HWT_PANTHOR_NKINDS] = {
+		"fw_blocks", "csg_blocks", "cshw_blocks", "tiler_blocks", "memsys_blocks",
+		"shader_blocks",
+	};
+	const struct pt_cfg *c = ctx;
 	const struct hwt_panthor_info *in = &c->info;
-	struct perf_event_header fin = { .type = HWT_REC_FINISHED_INIT, .size = sizeof(fin) };
 
-	info->header.type = HWT_REC_AUXTRACE_INFO;
-	info->header.size = sizeof(buf);
-	info->type = c->auxtrace_type;
-	info->priv[HWT_PANTHOR_PRIV_PMU] = c->pmu_type;
-	info->priv[HWT_PANTHOR_PRIV_LAYOUT] = c->l->rev;
-	info->priv[HWT_PANTHOR_PRIV_GPU_ID] = in->gpu_id;
-	info->priv[HWT_PANTHOR_PRIV_CPB] = in->counters_per_block;
-	info->priv[HWT_PANTHOR_PRIV_SHS] = in->sample_header_size;
-	info->priv[HWT_PANTHOR_PRIV_BHS] = in->block_header_size;
-	/* RFC v2 has no sample_size: 0 says "compute it from the counts" */
-	info->priv[HWT_PANTHOR_PRIV_SAMPLE_SIZE] = c->l->has_sample_size ? in->sample_size : 0;
-	info->priv[HWT_PANTHOR_PRIV_FLAGS] = in->flags;
-	info->priv[HWT_PANTHOR_PRIV_CLOCKS] = in->supported_clocks;
-	for (int k = 0; k < HWT_PANTHOR_NKINDS; k++)
-		info->priv[HWT_PANTHOR_PRIV_BLOCKS + k] = in->blocks[k];
-	info->priv[HWT_PANTHOR_PRIV_SHADER_PRESENT] = in->shader_present;
-	return hwt_writer__write(w, &info->header) || hwt_writer__write(w, &fin) ? -1 : 0;
+	if (!strcmp(key, "layout"))
+		*v = c->l->rev;
+	else if (!strcmp(key, "gpu_id"))
+		*v = in->gpu_id;
+	else if (!strcmp(key, "counters_per_block"))
+		*v = in->counters_per_block;
+	else if (!strcmp(key, "sample_header_size"))
+		*v = in->sample_header_size;
+	else if (!strcmp(key, "block_header_size"))
+		*v = in->block_header_size;
+	else if (!strcmp(key, "sample_size"))
+		/* RFC v2 has no sample_size: 0 says "compute it from the counts" */
+		*v = c->l->has_sample_size ? in->sample_size : 0;
+	else if (!strcmp(key, "flags"))
+		*v = in->flags;
+	else if (!strcmp(key, "supported_clocks"))
+		*v = in->supported_clocks;
+	else if (!strcmp(key, "shader_present"))
+		*v = in->shader_present;
+	else
+		for (int k = 0; k < HWT_PANTHOR_NKINDS; k++)
+			if (!strcmp(key, blocks[k]))
+				*v = in->blocks[k];
+	return 0;
 }
 
-static int pt_write(struct hwt_writer *w, const struct synth_opts *o)
+static int pt_write(struct hwt_synth_run *run)
 {
-	struct perf_event_header round = { .type = HWT_REC_FINISHED_ROUND, .size = 8 };
-	uint64_t nsamples, per_chunk, k = 0, nchunk = 0, nblocks = 0;
+	const struct hwt_synth_opts *o = run->o;
+	struct hwt_synth_run *mf = hwt_synth_run__has_manifest(run) ? run : NULL;
+	struct hwt_auxinfo_lookup lk = { .get = info_value };
+	uint64_t nsamples, per_chunk, k = 0, nblocks = 0;
 	struct pt_cfg c;
 	size_t ss, target;
 	uint8_t *buf;
-	int ret = -1;
 
-	if (cfg_init(&c, o))
+	if (cfg_init(&c, run))
 		return -1;
+	lk.ctx = &c;
 	ss = c.info.sample_size;
 	for (int i = 0; i < HWT_PANTHOR_NKINDS; i++)
 		nblocks += c.info.blocks[i];
@@ -286,47 +258,31 @@ static int pt_write(struct hwt_writer *w, const struct synth_opts *o)
 	target = o->size / 256;
 	target = target < 65536 ? 65536 : target > (4 << 20) ? (4 << 20) : target;
 	per_chunk = target / ss ? target / ss : 1;
-	buf = malloc(per_chunk * ss);
-	if (!buf) {
-		fprintf(stderr, "perf hwtrace synth: out of memory\n");
+	buf = hwt_synth_run__buffer(run, per_chunk * ss);
+	if (!buf)
 		return -1;
-	}
-	if (write_header(w, &c) || write_info(w, &c))
-		goto out;
-	if (o->manifest)
-		fprintf(o->manifest, "# layout %u samples %llu blocks %llu sample_size %zu\n",
+	if (write_header(run, &c))
+		return hwt_synth_run__error(run, "write failed: %s", strerror(errno));
+	if (hwt_synth_run__auxinfo(run, &hwt_device_panthor, c.pmu_type, "panthor_perf", &lk,
+				   true))
+		return -1;
+	hwt_synth_run__printf(run, "# layout %u samples %llu blocks %llu sample_size %zu\n",
 			c.l->rev, (unsigned long long)nsamples,
 			(unsigned long long)(nsamples * nblocks), ss);
 	while (k < nsamples) {
 		uint64_t n = nsamples - k < per_chunk ? nsamples - k : per_chunk;
 		uint64_t time = T0_NS + (k + n) * PERIOD_NS;
-		struct aux_rec aux = {
-			.aux.header = { .type = PERF_RECORD_AUX, .size = sizeof(aux) },
-			.aux.aux_offset = k * ss, .aux.aux_size = n * ss, .time = time, .id = PT_ID,
-		};
-		struct hwt_auxtrace at = { .offset = k * ss, .reference = time, .tid = UINT32_MAX };
 
 		for (uint64_t j = 0; j < n; j++)
-			gen_sample(&c, k + j, buf + j * ss, o->manifest);
-		if (hwt_writer__write(w, &aux.aux.header) ||
-		    hwt_writer__write_auxtrace(w, &at, buf, n * ss))
-			goto out;
+			gen_sample(&c, k + j, buf + j * ss, mf);
+		if (hwt_synth_run__drain(run, PT_ID, time, k * ss, buf, n * ss))
+			return -1;
 		k += n;
-		if (++nchunk % ROUND_EVERY == 0 && hwt_writer__write(w, &round))
-			goto out;
 	}
-	if (nchunk % ROUND_EVERY && hwt_writer__write(w, &round))
-		goto out;
-	ret = 0;
-out:
-	if (ret)
-		fprintf(stderr, "perf hwtrace synth: write failed: %s\n", strerror(errno));
-	free(buf);
-	return ret;
+	return hwt_synth_run__drains_end(run);
 }
 
-const struct synth_ops synth_panthor = {
-	.type = "panthor",
+const struct hwt_synth hwt_panthor_synth = {
 	.write = pt_write,
 	.help = "panthor perf samples [--layout 2|6 (6)] [--counters 64|128 (64)] "
 		"[--unset 0|1 (0)] [--pmu-type N (43)]",

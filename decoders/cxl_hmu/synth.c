@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * synth_cxl_hmu.c - a CXL HMU recording as the RFC driver and RFC perf write
- * it (design.rst 4.1):
+ * synth.c - `synth --type cxl-hmu`: a CXL HMU recording as the RFC driver and
+ * RFC perf write it (design.rst 4.1):
  *
  *   attrs	cxl_hmu_mem0.0.0/<the RFC doc's terms>/ (type --pmu-type, 42) and
  *		dummy:u; sample_type IP|TID|TIME|CPU|IDENTIFIER, sample_id_all
@@ -31,11 +31,13 @@
  * 1024), --width N (counter width, 16), --pmu-type N (attr.type, 42).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cxl_hmu/sim_hmu.h"
-#include "synth.h"
+#include "hwtrace/cxl_hmu.h"
+#include "synth_run.h"
 
 #define HMU_PMU_NAME	"cxl_hmu_mem0.0.0"
 #define HMU_MAX_UNITS	512		/* per packet; the kernel sim uses the same */
@@ -44,51 +46,20 @@
 #define DUMMY_ID	12
 #define T0_NS		1000000000ULL
 #define DRAIN_NS	10000000ULL
-#define ROUND_EVERY	4
-#define SAMPLE_TYPE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
-			 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
 /* The RFC doc's example event, with what the options change. */
 struct hmu_cfg {
 	uint64_t epoch_type, access_type, epoch_scale, epoch_multiplier;
 	uint64_t randomized_downsampling, downsampling_factor;
 	uint64_t hotness_threshold, hotness_granual, range_base, range_size;
-	uint32_t width, pmu_type, auxtrace_type;
-};
-
-/* PERF_RECORD_AUX with its sample_id trailer (TID, TIME, CPU, IDENTIFIER). */
-struct aux_rec {
-	struct hwt_aux aux;
-	uint32_t pid, tid;
-	uint64_t time;
-	uint32_t cpu, res;
-	uint64_t id;
+	uint32_t width, pmu_type;
 };
 
 struct gen_stats {
 	uint64_t packets, units, bytes;
 };
 
-static int opt_u64(const struct synth_opts *o, const char *key, uint64_t def, uint64_t min,
-		   uint64_t max, uint64_t *out)
-{
-	const char *s = synth_opt(o, key, NULL);
-	char *end;
-
-	*out = def;
-	if (!s)
-		return 0;
-	errno = 0;
-	*out = strtoull(s, &end, 0);
-	if (errno || end == s || *end || *s == '-' || *out < min || *out > max) {
-		fprintf(stderr, "perf hwtrace synth: --%s '%s': want %llu..%llu\n", key, s,
-			(unsigned long long)min, (unsigned long long)max);
-		return -1;
-	}
-	return 0;
-}
-
-static int hmu_cfg__init(struct hmu_cfg *c, const struct synth_opts *o)
+static int hmu_cfg__init(struct hmu_cfg *c, struct hwt_synth_run *o)
 {
 	uint64_t v;
 
@@ -96,19 +67,18 @@ static int hmu_cfg__init(struct hmu_cfg *c, const struct synth_opts *o)
 		.access_type = 6, .epoch_scale = 4, .epoch_multiplier = 4,
 		.downsampling_factor = 32, .range_size = 1024,
 	};
-	if (opt_u64(o, "granual", 12, 8, 63, &c->hotness_granual) ||
-	    opt_u64(o, "threshold", 1024, 0, UINT32_MAX, &c->hotness_threshold))
+	if (hwt_synth_run__u64(o, "granual", 12, 8, 63, &c->hotness_granual) ||
+	    hwt_synth_run__u64(o, "threshold", 1024, 0, UINT32_MAX, &c->hotness_threshold))
 		return -1;
-	if (opt_u64(o, "width", 16, 1, 32, &v))
+	if (hwt_synth_run__u64(o, "width", 16, 1, 32, &v))
 		return -1;
 	c->width = (uint32_t)v;
 	/* the monitored range, in the range_size term's 256 MiB blocks */
-	if (opt_u64(o, "range-size", 1024, 1, UINT32_MAX, &c->range_size))
+	if (hwt_synth_run__u64(o, "range-size", 1024, 1, UINT32_MAX, &c->range_size))
 		return -1;
-	if (opt_u64(o, "pmu-type", 42, 6, UINT32_MAX, &v))
+	if (hwt_synth_run__u64(o, "pmu-type", 42, 6, UINT32_MAX, &v))
 		return -1;
 	c->pmu_type = (uint32_t)v;
-	c->auxtrace_type = o->auxtrace_type ? o->auxtrace_type : HWT_AUXTRACE_CXL_HMU;
 	return 0;
 }
 
@@ -143,46 +113,27 @@ static uint64_t hmu_cfg__nunits(const struct hmu_cfg *c)
 	return (c->range_size << 28) >> c->hotness_granual;
 }
 
-static int write_header(struct hwt_writer *w, const struct hmu_cfg *c, const char *name)
+static int write_header(struct hwt_synth_run *run, const struct hmu_cfg *c, const char *name)
 {
-	static const uint64_t hmu_id = HMU_ID, dummy_id = DUMMY_ID;
+	static const struct hwt_synth_host host = {
+		.osrelease = "6.12.0-rc6-cxl-hmu-rfc", .version = "6.12.rc6.g0cxlhmu",
+		.arch = "x86_64", .ncpus = 4, .cpudesc = "QEMU Virtual CPU version 2.5+",
+		.cpuid = "GenuineIntel,6,6,3",
+	};
+	struct hwt_writer *w = run->w;
+	static const uint64_t hmu_id = HMU_ID;
 	const struct hwt_pmu_mapping maps[] = {
 		{ 4, "cpu" }, { c->pmu_type, HMU_PMU_NAME }, { 1, "software" }, { 2, "tracepoint" },
 	};
 	const char *argv[] = { "/usr/bin/perf", "record", "-a", "-e", name, "--", "sleep", "10" };
 	struct hwt_writer_attr hmu = { .ids = &hmu_id, .nr_ids = 1, .name = name };
-	struct hwt_writer_attr dummy = { .ids = &dummy_id, .nr_ids = 1, .name = "dummy:u" };
 	int err = 0;
 
-	/* as the RFC perf configures it: period 1, TIME; -a adds CPU; 2 events add IDENTIFIER */
+	/* as the RFC perf configures it: -a adds CPU, 2 events add IDENTIFIER */
 	hmu.attr.type = c->pmu_type;
 	hmu_cfg__attr(c, &hmu.attr);
-	hmu.attr.sample_period = 1;
-	hmu.attr.sample_type = SAMPLE_TYPE;
-	hmu.attr.disabled = 1;
-	hmu.attr.sample_id_all = 1;
-
-	dummy.attr.type = PERF_TYPE_SOFTWARE;
-	dummy.attr.config = PERF_COUNT_SW_DUMMY;
-	dummy.attr.sample_period = 1;
-	dummy.attr.sample_type = SAMPLE_TYPE;
-	dummy.attr.disabled = 1;
-	dummy.attr.exclude_kernel = 1;
-	dummy.attr.exclude_hv = 1;
-	dummy.attr.mmap = 1;
-	dummy.attr.comm = 1;
-	dummy.attr.task = 1;
-	dummy.attr.sample_id_all = 1;
-
-	err |= hwt_writer__add_attr(w, &hmu);
-	err |= hwt_writer__add_attr(w, &dummy);
-	err |= hwt_writer__set_feature_string(w, HWT_FEAT_HOSTNAME, "hwtrace-synth");
-	err |= hwt_writer__set_feature_string(w, HWT_FEAT_OSRELEASE, "6.12.0-rc6-cxl-hmu-rfc");
-	err |= hwt_writer__set_feature_string(w, HWT_FEAT_VERSION, "6.12.rc6.g0cxlhmu");
-	err |= hwt_writer__set_feature_string(w, HWT_FEAT_ARCH, "x86_64");
-	err |= hwt_writer__set_nrcpus(w, 4, 4);
-	err |= hwt_writer__set_feature_string(w, HWT_FEAT_CPUDESC, "QEMU Virtual CPU version 2.5+");
-	err |= hwt_writer__set_feature_string(w, HWT_FEAT_CPUID, "GenuineIntel,6,6,3");
+	err |= hwt_synth_run__aux_events(run, &hmu, DUMMY_ID, true);
+	err |= hwt_synth_run__host(run, &host);
 	err |= hwt_writer__set_cmdline(w, sizeof(argv) / sizeof(argv[0]), argv);
 	err |= hwt_writer__set_pmu_mappings(w, maps, sizeof(maps) / sizeof(maps[0]));
 	return err ? -1 : 0;
@@ -248,7 +199,7 @@ static char *fmt_hex(char *p, uint64_t v)
 }
 
 /* One manifest line per entry of the chunk's packets. */
-static void manifest_chunk(FILE *f, const uint64_t *buf, size_t len, uint32_t cpu,
+static void manifest_chunk(struct hwt_synth_run *f, const uint64_t *buf, size_t len, uint32_t cpu,
 			   uint64_t time, const struct hmu_cfg *c)
 {
 	char line[4096];
@@ -262,7 +213,7 @@ static void manifest_chunk(FILE *f, const uint64_t *buf, size_t len, uint32_t cp
 			uint64_t e = buf[i + 2 + k], unit = e >> width;
 
 			if (p - line > (long)sizeof(line) - 100) {
-				fwrite(line, 1, p - line, f);
+				hwt_synth_run__put(f, line, p - line);
 				p = line;
 			}
 			p = fmt_u64(p, cpu);
@@ -278,18 +229,12 @@ static void manifest_chunk(FILE *f, const uint64_t *buf, size_t len, uint32_t cp
 		}
 		i += 2 + n;
 	}
-	fwrite(line, 1, p - line, f);
+	hwt_synth_run__put(f, line, p - line);
 }
 
-static int write_round(struct hwt_writer *w)
+static int hmu_write(struct hwt_synth_run *run)
 {
-	struct perf_event_header h = { .type = HWT_REC_FINISHED_ROUND, .size = sizeof(h) };
-
-	return hwt_writer__write(w, &h);
-}
-
-static int hmu_write(struct hwt_writer *w, const struct synth_opts *o)
-{
+	const struct hwt_synth_opts *o = run->o;
 	struct hmu_cfg c;
 	struct hwt_sim_hmu sim;
 	struct gen_stats st = { 0 };
@@ -297,19 +242,12 @@ static int hmu_write(struct hwt_writer *w, const struct synth_opts *o)
 	uint64_t *buf;
 	size_t target;
 	uint64_t nchunk = 0;
-	uint64_t info_buf[3] = { 0 };	/* AUXTRACE_INFO with one priv word: 24 bytes */
-	struct hwt_auxtrace_info *info = (struct hwt_auxtrace_info *)info_buf;
-	struct perf_event_header fin = { .type = HWT_REC_FINISHED_INIT, .size = sizeof(fin) };
-	int ret = -1;
 
-	if (hmu_cfg__init(&c, o))
+	if (hmu_cfg__init(&c, run))
 		return -1;
 	hmu_cfg__name(&c, name, sizeof(name));
-	if (write_header(w, &c, name)) {
-		fprintf(stderr, "perf hwtrace synth: cannot set up the file: %s\n",
-			strerror(errno));
-		return -1;
-	}
+	if (write_header(run, &c, name))
+		return hwt_synth_run__error(run, "cannot set up the file: %s", strerror(errno));
 
 	/* drains grow with the file so that huge files have few, big chunks */
 	target = o->size / 256;
@@ -317,77 +255,50 @@ static int hmu_write(struct hwt_writer *w, const struct synth_opts *o)
 		target = 8192;
 	if (target > (4 << 20))
 		target = 4 << 20;
-	buf = malloc(target + HMU_PKT_MAX);
-	if (!buf) {
-		fprintf(stderr, "perf hwtrace synth: out of memory\n");
+	buf = hwt_synth_run__buffer(run, target + HMU_PKT_MAX);
+	if (!buf)
 		return -1;
-	}
 
 	hwt_sim_hmu__init(&sim, o->seed, hmu_cfg__nunits(&c), c.width,
 			  (uint32_t)c.hotness_threshold);
-	if (o->manifest) {
+	if (hwt_synth_run__has_manifest(run)) {
 		/* totals first: run a copy of the model through the same drains */
 		struct hwt_sim_hmu dry = sim;
 		struct gen_stats t = { 0 };
 
 		while (t.bytes < o->size)
 			gen_chunk(&dry, buf, target, o->size, &t);
-		fprintf(o->manifest, "# packets %llu units %llu bytes %llu\n",
+		hwt_synth_run__printf(run, "# packets %llu units %llu bytes %llu\n",
 			(unsigned long long)t.packets, (unsigned long long)t.units,
 			(unsigned long long)t.bytes);
 	}
 
-	info->header.type = HWT_REC_AUXTRACE_INFO;
-	info->header.size = sizeof(info_buf);
-	info->type = c.auxtrace_type;
-	info->priv[0] = c.pmu_type;
-	if (hwt_writer__write(w, &info->header) || hwt_writer__write(w, &fin))
-		goto out;
+	if (hwt_synth_run__auxinfo(run, &hwt_device_cxl_hmu, c.pmu_type, HMU_PMU_NAME, NULL,
+				   true))
+		return -1;
 
 	while (st.bytes < o->size) {
 		uint64_t aux_offset = st.bytes, time = T0_NS + nchunk * DRAIN_NS;
 		struct gen_stats before = st;
 		size_t len = gen_chunk(&sim, buf, target, o->size, &st);
-		struct aux_rec aux = {
-			.aux.header = { .type = PERF_RECORD_AUX, .size = sizeof(aux) },
-			.aux.aux_offset = aux_offset,
-			.aux.aux_size = len,
-			.time = time,
-			.id = HMU_ID,
-		};
-		struct hwt_auxtrace at = {
-			.offset = aux_offset,
-			.reference = time,
-			.tid = UINT32_MAX,
-		};
 
-		if (hwt_writer__write(w, &aux.aux.header) ||
-		    hwt_writer__write_auxtrace(w, &at, buf, len))
-			goto out;
-		if (o->manifest) {
-			fprintf(o->manifest,
-				"# aux cpu 0 time %llu offset %llu size %llu packets %llu units %llu\n",
-				(unsigned long long)time, (unsigned long long)aux_offset,
-				(unsigned long long)len,
-				(unsigned long long)(st.packets - before.packets),
-				(unsigned long long)(st.units - before.units));
-			manifest_chunk(o->manifest, buf, len, 0, time, &c);
+		if (hwt_synth_run__drain(run, HMU_ID, time, aux_offset, buf, len))
+			return -1;
+		nchunk++;
+		if (hwt_synth_run__has_manifest(run)) {
+			hwt_synth_run__printf(run, "# aux cpu 0 time %llu offset %llu size %llu "
+					      "packets %llu units %llu\n",
+					      (unsigned long long)time, (unsigned long long)aux_offset,
+					      (unsigned long long)len,
+					      (unsigned long long)(st.packets - before.packets),
+					      (unsigned long long)(st.units - before.units));
+			manifest_chunk(run, buf, len, 0, time, &c);
 		}
-		if (++nchunk % ROUND_EVERY == 0 && write_round(w))
-			goto out;
 	}
-	if (nchunk % ROUND_EVERY && write_round(w))
-		goto out;
-	ret = 0;
-out:
-	if (ret)
-		fprintf(stderr, "perf hwtrace synth: write failed: %s\n", strerror(errno));
-	free(buf);
-	return ret;
+	return hwt_synth_run__drains_end(run);
 }
 
-const struct synth_ops synth_cxl_hmu = {
-	.type = "cxl-hmu",
+const struct hwt_synth hwt_cxl_hmu_synth = {
 	.write = hmu_write,
 	.help = "CXL HMU hotlists [--granual N (12)] [--threshold N (1024)] [--width N (16)] "
 		"[--range-size N (1024, in 256 MiB)] [--pmu-type N (42)]",
