@@ -47,6 +47,7 @@ int run(struct cli *c, const struct run_args *a)
 		script_sink__init(&ss, &o, a->style, &sink);
 		ss.only = a->fields;
 		ss.nonly = a->nfields;
+		ss.only_type = a->fields_type;
 		break;
 	case RUN_DUMP:
 		dump_sink__init(&ds, &o, c->input, &c->diag.bytes, &sink);
@@ -59,6 +60,7 @@ int run(struct cli *c, const struct run_args *a)
 		sink = (struct hwt_sink){ .record = count_record, .ctx = &counted };
 		break;
 	}
+	cli__guard_sink(c, &sink);
 	if (a->raw_type)
 		ret = hwt_session__run_raw(c->input, &so, &sink, &c->diag);
 	else
