@@ -156,7 +156,10 @@ int cli__check_opts(struct cli *c, const struct hwt_device *dev)
 		const struct hwt_opt *opt = &c->opts[i];
 		bool ok = false;
 
-		if (dev) {
+		if (dev && !hwt_device__opt(dev, opt->key, strlen(opt->key))) {
+			return usage_error(c->cmd, "--%s is not an option of %s", opt->key,
+					   dev->name);
+		} else if (dev) {
 			ok = device_takes(dev, opt, err, sizeof(err));
 		} else {
 			for (const struct hwt_device *const *d = hwt_devices; *d && !ok; d++)

@@ -58,7 +58,8 @@ int cmd_script(int argc, char **argv)
 	cmd.opts = cli__table(&c, opts);
 	if (!cmd.opts)
 		return EXIT_INPUT_ERROR;
-	nargs = parse_options(argc, argv, &cmd, 0);
+	/* as perf script: the first non-option starts the hook's arguments */
+	nargs = parse_options(argc, argv, &cmd, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (nargs == PARSE_OPT_DONE) {	/* -h or --list-opts answered */
 		cli__fini(&c);
 		return 0;
