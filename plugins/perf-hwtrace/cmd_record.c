@@ -44,8 +44,8 @@ static void on_signal(int sig)
 }
 
 static const char *const record_usage[] = {
-	"-e EVENT [-e EVENT] [-a | -C CPUS] [-m DATA,AUX] [-o FILE] [--sysfs DIR] [-q]",
-	"          [-- CMD [ARGS]]",
+	"-e EVENT [-e EVENT] [-a | -C CPUS] [-m DATA,AUX] [-o FILE] [--sysfs DIR] [-q] "
+	"[-- CMD [ARGS]]",
 	NULL,
 };
 

@@ -89,8 +89,8 @@ static bool type_has_opt(const struct synth_ops *ops, const char *key)
 }
 
 static const char *const synth_usage[] = {
-	"--type TYPE [--seed N] [--size B] [--auxtrace-type N] [--pipe] [--manifest FILE]",
-	"          [--KEY VALUE ...] -o FILE",
+	"--type TYPE [--seed N] [--size B] [--auxtrace-type N] [--pipe] [--manifest FILE] "
+	"[--KEY VALUE ...] -o FILE",
 	NULL,
 };
 
