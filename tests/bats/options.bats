@@ -104,6 +104,7 @@ value_of() {
 
 @test "help lists exactly the options the parser takes, and so does the man page" {
 	local verb want
+	[ "$(verbs | wc -l)" -eq 9 ]
 	for verb in $(verbs); do
 		want=$("$HWTRACE" "$verb" --list-opts | tr ' ' '\n' | grep . | sort -u)
 		got=$("$HWTRACE" "$verb" --help | grep -oE '^ +(-., )?--[a-z0-9-]+' |
