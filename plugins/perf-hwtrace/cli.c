@@ -135,6 +135,15 @@ const struct parse_opt *cli__table(struct cli *c, const struct parse_opt *base)
 	return t;
 }
 
+int cli__parse(struct cli *c, struct parse_cmd *cmd, const struct parse_opt *base, int argc,
+	       char **argv, int flags)
+{
+	cmd->opts = cli__table(c, base);
+	if (!cmd->opts)
+		return usage_error(c->cmd, "out of memory"), PARSE_OPT_ERROR;
+	return parse_options(argc, argv, cmd, flags);
+}
+
 /* Does @d take @key, and does its check accept @val?  Reason in @err. */
 static bool device_takes(const struct hwt_device *d, const struct hwt_opt *opt, char *err,
 			 size_t errlen)

@@ -46,6 +46,20 @@ void cli__fini(struct cli *c);
 const struct parse_opt *cli__table(struct cli *c, const struct parse_opt *base);
 
 /**
+ * cli__parse - parse a decoding verb's command line with cli__table()
+ * @c:		where the decoder options go
+ * @cmd:	the verb; its opts are set to the table
+ * @base:	the verb's own options
+ * @argc:	argument count
+ * @argv:	arguments, as for parse_options()
+ * @flags:	parse_options() flags
+ *
+ * Returns what parse_options() does (PARSE_OPT_ERROR when out of memory).
+ */
+int cli__parse(struct cli *c, struct parse_cmd *cmd, const struct parse_opt *base, int argc,
+	       char **argv, int flags);
+
+/**
  * cli__check_opts - check each decoder option's value before any input is read
  * @c:		the parsed options
  * @dev:	the one device the input is (decode --type), or NULL: then an

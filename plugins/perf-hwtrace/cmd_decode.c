@@ -44,16 +44,9 @@ int cmd_decode(int argc, char **argv)
 	int ret;
 
 	cli__init(&c, "decode");
-	cmd.opts = cli__table(&c, opts);
-	if (!cmd.opts)
-		return EXIT_INPUT_ERROR;
-	ret = parse_options(argc, argv, &cmd, 0);
-	if (ret == PARSE_OPT_DONE) {	/* -h or --list-opts answered */
-		cli__fini(&c);
-		return 0;
-	}
+	ret = cli__parse(&c, &cmd, opts, argc, argv, 0);
 	if (ret < 0) {
-		ret = parse_options__status(ret);
+		ret = ret == PARSE_OPT_DONE ? ret : EXIT_USAGE;
 	} else if (ret > 1 || (ret == 1 && c.input)) {
 		ret = usage_error("decode", "one input file only ('%s' and '%s')",
 				  c.input ? c.input : argv[0], c.input ? argv[0] : argv[1]);
@@ -75,5 +68,5 @@ int cmd_decode(int argc, char **argv)
 		ret = run(&c, &a);
 	}
 	cli__fini(&c);
-	return ret;
+	return ret == PARSE_OPT_DONE ? 0 : ret;
 }

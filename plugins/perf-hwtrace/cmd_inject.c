@@ -425,22 +425,14 @@ int cmd_inject(int argc, char **argv)
 	in.argv = argv;
 	in.cpu = -1;
 	in.tid = -1;
-	cmd.opts = cli__table(&in.c, opts);
 	/* parse a copy: argv itself goes into the output's cmdline */
 	args = calloc((size_t)argc + 1, sizeof(*args));
-	if (!cmd.opts || !args) {
-		cli__fini(&in.c);
+	if (!args)
 		return EXIT_INPUT_ERROR;
-	}
 	memcpy(args, argv, (size_t)argc * sizeof(*args));
-	ret = parse_options(argc, args, &cmd, 0);
-	if (ret == PARSE_OPT_DONE) {	/* -h or --list-opts answered */
-		free(args);
-		cli__fini(&in.c);
-		return 0;
-	}
+	ret = cli__parse(&in.c, &cmd, opts, argc, args, 0);
 	if (ret < 0)
-		ret = parse_options__status(ret);
+		ret = ret == PARSE_OPT_DONE ? ret : EXIT_USAGE;
 	else if (ret > 0)
 		ret = usage_error("inject", "unexpected argument '%s' (see --help)", args[0]);
 	else if (!out)
@@ -452,7 +444,7 @@ int cmd_inject(int argc, char **argv)
 	free(args);
 	if (ret) {
 		cli__fini(&in.c);
-		return ret;
+		return ret == PARSE_OPT_DONE ? 0 : ret;
 	}
 	in.w = hwt_writer__new(out, !strcmp(out, "-"));
 	if (!in.w) {

@@ -33,22 +33,15 @@ int cmd_report(int argc, char **argv)
 
 	cli__init(&c, "report");
 	c.input = "perf.data";
-	cmd.opts = cli__table(&c, opts);
-	if (!cmd.opts)
-		return EXIT_INPUT_ERROR;
-	ret = parse_options(argc, argv, &cmd, 0);
-	if (ret == PARSE_OPT_DONE) {	/* -h or --list-opts answered */
-		cli__fini(&c);
-		return 0;
-	}
-	if (ret > 0)
+	ret = cli__parse(&c, &cmd, opts, argc, argv, 0);
+	if (ret == PARSE_OPT_ERROR)
+		ret = EXIT_USAGE;
+	else if (ret > 0)
 		ret = usage_error("report", "unexpected argument '%s' (see --help)", argv[0]);
-	else if (ret == 0)
+	else if (!ret)
 		ret = cli__check_opts(&c, NULL);
-	else
-		ret = parse_options__status(ret);
 	if (!ret)
 		ret = run(&c, &a);
 	cli__fini(&c);
-	return ret;
+	return ret == PARSE_OPT_DONE ? 0 : ret;
 }

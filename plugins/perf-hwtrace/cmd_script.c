@@ -55,17 +55,10 @@ int cmd_script(int argc, char **argv)
 
 	cli__init(&c, "script");
 	c.input = "perf.data";
-	cmd.opts = cli__table(&c, opts);
-	if (!cmd.opts)
-		return EXIT_INPUT_ERROR;
 	/* as perf script: the first non-option starts the hook's arguments */
-	nargs = parse_options(argc, argv, &cmd, PARSE_OPT_STOP_AT_NON_OPTION);
-	if (nargs == PARSE_OPT_DONE) {	/* -h or --list-opts answered */
-		cli__fini(&c);
-		return 0;
-	}
+	nargs = cli__parse(&c, &cmd, opts, argc, argv, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (nargs < 0)
-		ret = parse_options__status(nargs);
+		ret = nargs == PARSE_OPT_DONE ? nargs : EXIT_USAGE;
 	else if (nargs > 0 && !hook)
 		ret = usage_error("script", "unexpected argument '%s' (hook arguments need -s; "
 				  "see --help)", argv[0]);
@@ -83,5 +76,5 @@ int cmd_script(int argc, char **argv)
 		ret = run(&c, &a);
 	}
 	cli__fini(&c);
-	return ret;
+	return ret == PARSE_OPT_DONE ? 0 : ret;
 }
