@@ -20,8 +20,8 @@ setup_file() {
 	[ -f "$P/share/man/man1/perf-hwtrace.1" ]
 	man -l "$P/share/man/man1/perf-hwtrace.1" 2>/dev/null | grep -q "perf-hwtrace"
 	for verb in report script decode synth inject record top list stat; do
-		man -l "$P/share/man/man1/perf-hwtrace-$verb.1" 2>/dev/null |
-			grep -q "perf hwtrace $verb"
+		grep -q "^\.TH PERF-HWTRACE-${verb^^} 1" "$P/share/man/man1/perf-hwtrace-$verb.1"
+		man -l "$P/share/man/man1/perf-hwtrace-$verb.1" 2>/dev/null | grep -q -- "--help"
 	done
 	[ -f "$P/share/bash-completion/completions/perf-hwtrace" ]
 	[ "$(readlink "$P/share/bash-completion/completions/perf")" = perf-hwtrace ]
