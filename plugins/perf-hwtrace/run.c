@@ -6,16 +6,6 @@
 #include "run.h"
 #include "sinks.h"
 
-unsigned split_list(char *s, const char **out, unsigned max)
-{
-	unsigned n = 0;
-	char *save = NULL;
-
-	for (char *tok = strtok_r(s, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save))
-		out[n++] = tok;
-	return n;
-}
-
 static void count_record(void *ctx, const struct hwt_record *rec)
 {
 	uint64_t *n = ctx;

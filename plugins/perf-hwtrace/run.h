@@ -36,7 +36,4 @@ struct run_args {
 /* Run and return the exit status (0, 1 input errors). */
 int run(struct cli *c, const struct run_args *a);
 
-/* Split "a,b,c" into @out (at most @max); returns the count. Modifies @s. */
-unsigned split_list(char *s, const char **out, unsigned max);
-
 #endif
