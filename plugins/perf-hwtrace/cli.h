@@ -76,8 +76,9 @@ int cli__check_opts(struct cli *c, const struct hwt_device *dev);
  *
  * When the first payload is about to be decoded (or at the end of an input
  * without payloads), an option no device of the input's streams takes is a
- * usage error: printed, and the process exits with EXIT_USAGE.  The per-record
- * path is not wrapped.
+ * usage error: printed, and the process exits with EXIT_USAGE (stdout's
+ * buffer unwritten).  An input with no stream any device decodes is left
+ * alone.  The per-record path is not wrapped.
  */
 void cli__guard_sink(struct cli *c, struct hwt_sink *sink);
 
