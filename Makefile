@@ -7,7 +7,8 @@
 #   make check    the tests under ASan+UBSan, fuzz targets for a bounded time, lint,
 #                 checkpatch on kernel/
 #   make bench    throughput and memory benchmarks
-#   make install  PREFIX=/usr/local (binary, library, headers, pkg-config, man pages)
+#   make install  PREFIX=/usr/local (binary, library, headers, pkg-config, man pages,
+#                 bash completion)
 
 PREFIX    ?= /usr/local
 BUILD     ?= build
@@ -235,6 +236,14 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' decoders/libhwtrace.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/libhwtrace.pc
 	install -m 0644 Documentation/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 0644 plugins/perf-hwtrace/perf-hwtrace.bash-completion \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/perf-hwtrace
+	# `perf hwtrace`: bash-completion loads completions/perf from the first data
+	# dir that has one (/usr/local/share before /usr/share); ours loads and wraps
+	# the distribution's.  Never over the distribution's own file.
+	if [ "$(PREFIX)" != /usr ]; then \
+		ln -sf perf-hwtrace $(DESTDIR)$(PREFIX)/share/bash-completion/completions/perf; fi
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz build-checkpatch

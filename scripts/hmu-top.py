@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # hmu-top.py - hottest CXL HMU units and DPA ranges per time window.
 #
-#   perf hwtrace script -i perf.data -s scripts/hmu-top.py [--window S] [--top N] [--range B]
+#   perf hwtrace script -i perf.data -s scripts/hmu-top.py -- [--window S] [--top N] [--range B]
 #   perf hwtrace inject -i perf.data -o inj.data
 #   perf script -i inj.data -s scripts/hmu-top.py [same options]
 #

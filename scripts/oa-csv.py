@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # oa-csv.py - i915 OA reports as CSV: per-report deltas and derived metrics.
 #
-#   perf hwtrace script -i oa.data -s scripts/oa-csv.py [--ts-freq HZ] [-o out.csv]
+#   perf hwtrace script -i oa.data -s scripts/oa-csv.py -- [--ts-freq HZ] [-o out.csv]
 #   perf script -i inj.data -s scripts/oa-csv.py [same options]
 #
 # One row per report that has a predecessor in its context (dts etc. are

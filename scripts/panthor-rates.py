@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # panthor-rates.py - per-second counter rates per Mali block (panthor samples).
 #
-#   perf hwtrace script -i gpu.data -s scripts/panthor-rates.py [--top N] [--csv]
+#   perf hwtrace script -i gpu.data -s scripts/panthor-rates.py -- [--top N] [--csv]
 #   perf script -i inj.data -s scripts/panthor-rates.py [same options]
 #
 # A panthor sample counts events between timestamp_start_ns and

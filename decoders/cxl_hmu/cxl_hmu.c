@@ -17,13 +17,13 @@
 #include <string.h>
 
 #include "hwtrace/cxl_hmu.h"
+#include "cxl_hmu_opts.h"
 #include "le.h"
 
 #define HMU_RT			"cxl_hmu packet"
 #define HMU_OPT_RT		"cxl_hmu options"
 #define HMU_DEFAULT_GRANUAL	12
 #define HMU_DEFAULT_TOP		10
-#define HMU_MAX_TOP		1000000
 #define HMU_HASH_MIN_BITS	12
 #define HMU_HASH_MAX_BITS	21	/* 2^21 slots * 24 bytes = 48 MiB at most */
 #define HMU_MAX_DISTINCT	(1u << 20)	/* keeps the load factor <= 1/2 */
@@ -149,35 +149,6 @@ const struct hwt_record_type hwt_rt_cxl_hmu_hot = {
 };
 
 /* --- helpers --------------------------------------------------------------- */
-
-/* Decimal or 0x hex option value no larger than @max. */
-static bool hmu_opt_u64(const char *s, uint64_t max, uint64_t *out)
-{
-	unsigned int base = 10;
-	uint64_t v = 0;
-
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		base = 16;
-		s += 2;
-	}
-	if (!*s)
-		return false;
-	for (; *s; s++) {
-		unsigned int d;
-
-		if (*s >= '0' && *s <= '9')
-			d = *s - '0';
-		else if (base == 16 && (*s | 0x20) >= 'a' && (*s | 0x20) <= 'f')
-			d = (*s | 0x20) - 'a' + 10;
-		else
-			return false;
-		if (d > max || v > (max - d) / base)
-			return false;
-		v = v * base + d;
-	}
-	*out = v;
-	return true;
-}
 
 static bool hmu_name_ok(const char *s)
 {

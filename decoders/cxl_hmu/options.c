@@ -1,14 +1,82 @@
 // SPDX-License-Identifier: GPL-2.0
 /* options.c - the decoder options of CXL HMU and how each value is checked. */
+#include <stdio.h>
+
 #include "hwtrace/cxl_hmu.h"
 #include "hwtrace/device.h"
 
+#include "cxl_hmu_opts.h"
+
+bool hmu_opt_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	unsigned int base = 10;
+	uint64_t v = 0;
+
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		unsigned int d;
+
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if (base == 16 && (*s | 0x20) >= 'a' && (*s | 0x20) <= 'f')
+			d = (*s | 0x20) - 'a' + 10;
+		else
+			return false;
+		if (d > max || v > (max - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	*out = v;
+	return true;
+}
+
+static int check_range(const char *val, uint64_t min, uint64_t max, const char *what, char *err,
+		       size_t errlen)
+{
+	uint64_t v;
+
+	if (hmu_opt_u64(val, max, &v) && v >= min)
+		return 0;
+	snprintf(err, errlen, "'%s' is not %s in %llu..%llu", val, what,
+		 (unsigned long long)min, (unsigned long long)max);
+	return -1;
+}
+
+static int check_hdm(const char *val, char *err, size_t errlen)
+{
+	struct hwt_cxl_hdm hdm;
+
+	return hwt_cxl_hdm__parse(val, &hdm, err, errlen) ? -1 : 0;
+}
+
+static int check_granual(const char *val, char *err, size_t errlen)
+{
+	return check_range(val, 0, 63, "a log2 unit size", err, errlen);
+}
+
+static int check_width(const char *val, char *err, size_t errlen)
+{
+	return check_range(val, 1, 64, "a counter width", err, errlen);
+}
+
+static int check_top(const char *val, char *err, size_t errlen)
+{
+	return check_range(val, 0, HMU_MAX_TOP, "a count", err, errlen);
+}
+
 const struct hwt_dev_opt hwt_cxl_hmu_options[] = {
 	{ "hdm", "base=B,size=S,ways=W,granularity=G,pos=P[,dpa_base=D]",
-	  "an HDM decoder: records then carry the HPA" },
-	{ "granual", "N", "log2 of the unit size when the attr does not say (raw decode)" },
-	{ "width", "N", "counter width in bits when the packet does not say (raw decode)" },
+	  "an HDM decoder: records then carry the HPA", .check = check_hdm },
+	{ "granual", "N", "log2 of the unit size when the attr does not say (raw decode)",
+	  .check = check_granual },
+	{ "width", "N", "counter width in bits when the packet does not say (raw decode)",
+	  .check = check_width },
 	{ "pmu", "NAME", "the PMU name when the file does not say" },
-	{ "top", "N", "how many hottest units report lists (default 10)" },
+	{ "top", "N", "how many hottest units report lists (default 10)", .check = check_top },
 	{ NULL },
 };

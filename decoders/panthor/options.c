@@ -1,14 +1,49 @@
 // SPDX-License-Identifier: GPL-2.0
 /* options.c - the decoder options of panthor and how each value is checked. */
+#include <stdio.h>
+#include <string.h>
+
 #include "hwtrace/device.h"
 #include "hwtrace/panthor.h"
 
+#include "panthor_priv.h"
+
+/* The decoder reads these with panthor__parse_u64() too (panthor_decoder.c). */
+static int check_u64(const char *val, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (!panthor__parse_u64(val, &v))
+		return 0;
+	snprintf(err, errlen, "'%s' is not a number", val);
+	return -1;
+}
+
+static int check_layout(const char *val, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (!panthor__parse_u64(val, &v) && v <= UINT32_MAX && hwt_panthor_layout__get((uint32_t)v))
+		return 0;
+	snprintf(err, errlen, "'%s' is not a uAPI layout revision (2 or 6)", val);
+	return -1;
+}
+
+static int check_format(const char *val, char *err, size_t errlen)
+{
+	if (!strcmp(val, "ring") || !strcmp(val, "samples"))
+		return 0;
+	snprintf(err, errlen, "'%s': use 'ring' (default) or 'samples'", val);
+	return -1;
+}
+
 const struct hwt_dev_opt hwt_panthor_options[] = {
 	{ "info", "FILE", "perf_info fields as JSON (raw decode)", .file = true },
-	{ "layout", "N", "uAPI layout revision: 2 or 6 (raw decode)" },
-	{ "insert", "N", "ring insert index (raw decode)" },
-	{ "extract", "N", "ring extract index (raw decode)" },
-	{ "slots", "N", "ring slots (raw decode)" },
-	{ "format", "ring|samples", "what the raw file holds (default ring)" },
+	{ "layout", "N", "uAPI layout revision: 2 or 6 (raw decode)", .check = check_layout },
+	{ "insert", "N", "ring insert index (raw decode)", .check = check_u64 },
+	{ "extract", "N", "ring extract index (raw decode)", .check = check_u64 },
+	{ "slots", "N", "ring slots (raw decode)", .check = check_u64 },
+	{ "format", "ring|samples", "what the raw file holds (default ring)",
+	  .check = check_format },
 	{ NULL },
 };

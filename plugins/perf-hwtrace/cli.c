@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "run.h"
 
 static void print_error(void *ctx, const struct hwt_error *e)
 {
@@ -37,33 +38,12 @@ void cli__fini(struct cli *c)
 {
 	for (unsigned i = 0; i < CLI_MAX_OPTS; i++)
 		free(c->loaded[i]);
-}
-
-/* "--name value" or "--name=value" at argv[*i]; advances *i past the value. */
-const char *cli__opt_value(int argc, char **argv, int *i, const char *name)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-
-	if (strncmp(a, name, n))
-		return NULL;
-	if (a[n] == '=')
-		return a + n + 1;
-	if (a[n] || *i + 1 >= argc)
-		return NULL;
-	return argv[++*i];
-}
-
-/* The first device's option named @key, or NULL. */
-static const struct hwt_dev_opt *find_key(const char *key, size_t len)
-{
-	for (const struct hwt_device *const *d = hwt_devices; *d; d++) {
-		const struct hwt_dev_opt *o = hwt_device__opt(*d, key, len);
-
-		if (o)
-			return o;
-	}
-	return NULL;
+	if (c->table)	/* the group headings past the verb's own options are ours */
+		for (struct parse_opt *o = c->table + c->nbase; o->type != OPTION_END; o++)
+			if (o->type == OPTION_GROUP)
+				free((char *)o->help);
+	free(c->table);
+	c->table = NULL;
 }
 
 static char *slurp(const char *path, size_t max)
@@ -85,62 +65,203 @@ static char *slurp(const char *path, size_t max)
 	return buf;
 }
 
-int cli__decoder_opt(struct cli *c, int argc, char **argv, int *i)
+/* A decoder option: value is the struct cli, data the device's option. */
+static int decoder_opt(const struct parse_opt *opt, const char *val, int unset)
 {
-	const char *a = argv[*i], *eq, *val;
-	const struct hwt_dev_opt *key;
-	size_t len;
+	const struct hwt_dev_opt *key = opt->data;
+	struct cli *c = opt->value;
 
-	if (strncmp(a, "--", 2) || !a[2])
-		return 0;
-	a += 2;
-	eq = strchr(a, '=');
-	len = eq ? (size_t)(eq - a) : strlen(a);
-	key = find_key(a, len);
-	if (!key)
-		return 0;
-	if (eq) {
-		val = eq + 1;
-	} else if (*i + 1 < argc) {
-		val = argv[++*i];
-	} else {
-		usage_error(c->cmd, "option --%s needs a value", a);
-		return -1;
-	}
-	if (c->nopts == CLI_MAX_OPTS) {
-		usage_error(c->cmd, "too many decoder options");
-		return -1;
-	}
+	(void)unset;
+	if (c->nopts == CLI_MAX_OPTS)
+		return usage_error(c->cmd, "too many decoder options");
 	if (key->file) {
 		char *text = slurp(val, 16 << 20);
 
-		if (!text) {
-			usage_error(c->cmd, "--%s %s: %s", key->key, val, strerror(errno));
-			return -1;
-		}
+		if (!text)
+			return usage_error(c->cmd, "--%s %s: %s", key->key, val, strerror(errno));
 		c->loaded[c->nopts] = text;
 		val = text;
 	}
 	c->opts[c->nopts].key = key->key;
 	c->opts[c->nopts].val = val;
 	c->nopts++;
-	return 1;
+	return 0;
 }
 
-int cli__common_opt(struct cli *c, int argc, char **argv, int *i)
+static bool has_long(const struct parse_opt *t, size_t n, const char *name)
 {
-	const char *arg = argv[*i], *v;
+	for (size_t i = 0; i < n; i++)
+		if (t[i].long_name && !strcmp(t[i].long_name, name))
+			return true;
+	return false;
+}
 
-	if (!strncmp(arg, "-i", 2) && arg[2]) {
-		c->input = arg + 2;
-		return 1;
+const struct parse_opt *cli__table(struct cli *c, const struct parse_opt *base)
+{
+	size_t nbase = 0, n = 0, max;
+	struct parse_opt *t;
+
+	while (base[nbase].type != OPTION_END)
+		nbase++;
+	max = nbase + 1;
+	for (const struct hwt_device *const *d = hwt_devices; *d; d++)
+		for (const struct hwt_dev_opt *o = (*d)->options; o && o->key; o++)
+			max += 2;
+	t = calloc(max, sizeof(*t));
+	if (!t)
+		return NULL;
+	memcpy(t, base, nbase * sizeof(*t));
+	n = nbase;
+	for (const struct hwt_device *const *d = hwt_devices; *d; d++) {
+		bool group = false;
+
+		for (const struct hwt_dev_opt *o = (*d)->options; o && o->key; o++) {
+			char *h;
+
+			if (has_long(t, n, o->key))	/* a key two devices share: once */
+				continue;
+			if (!group && asprintf(&h, "  decoder options of %s:", (*d)->name) > 0) {
+				t[n++] = (struct parse_opt)OPT_GROUP(h);
+				group = true;
+			}
+			t[n++] = (struct parse_opt)OPT_CALLBACK(0, o->key, c, o->arg, o->help,
+								 decoder_opt);
+			t[n - 1].data = o;
+		}
 	}
-	if ((v = cli__opt_value(argc, argv, i, "-i")) ||
-	    (v = cli__opt_value(argc, argv, i, "--input"))) {
-		c->input = v;
-		return 1;
+	t[n] = (struct parse_opt)OPT_END();
+	c->table = t;
+	c->nbase = nbase;
+	return t;
+}
+
+int cli__parse(struct cli *c, struct parse_cmd *cmd, const struct parse_opt *base, int argc,
+	       char **argv, int flags)
+{
+	cmd->opts = cli__table(c, base);
+	if (!cmd->opts)
+		return usage_error(c->cmd, "out of memory"), PARSE_OPT_ERROR;
+	return parse_options(argc, argv, cmd, flags);
+}
+
+/* Does @d take @key, and does its check accept @val?  Reason in @err. */
+static bool device_takes(const struct hwt_device *d, const struct hwt_opt *opt, char *err,
+			 size_t errlen)
+{
+	const struct hwt_dev_opt *o = hwt_device__opt(d, opt->key, strlen(opt->key));
+
+	if (!o) {
+		snprintf(err, errlen, "is not an option of %s", d->name);
+		return false;
 	}
-	return cli__decoder_opt(c, argc, argv, i);
+	return !o->check || !o->check(opt->val, err, errlen);
+}
+
+int cli__check_opts(struct cli *c, const struct hwt_device *dev)
+{
+	char err[4096];
+
+	for (unsigned i = 0; i < c->nopts; i++) {
+		const struct hwt_opt *opt = &c->opts[i];
+		bool ok = false;
+
+		if (dev && !hwt_device__opt(dev, opt->key, strlen(opt->key))) {
+			return usage_error(c->cmd, "--%s is not an option of %s", opt->key,
+					   dev->name);
+		} else if (dev) {
+			ok = device_takes(dev, opt, err, sizeof(err));
+		} else {
+			for (const struct hwt_device *const *d = hwt_devices; *d && !ok; d++)
+				if (hwt_device__opt(*d, opt->key, strlen(opt->key)))
+					ok = device_takes(*d, opt, err, sizeof(err));
+		}
+		if (!ok)
+			return usage_error(c->cmd, "--%s: %s", opt->key, err);
+	}
+	return 0;
+}
+
+/*
+ * The sink guard: one run per process, so its state is static and the
+ * wrapped sink keeps its own ctx (the record path stays a direct call).
+ */
+static struct {
+	struct cli *c;
+	struct hwt_sink inner;
+	const struct hwt_device *seen[16];
+	unsigned nseen;
+	bool checked;
+} guard;
+
+static void guard_check(void)
+{
+	struct cli *c = guard.c;
+
+	guard.checked = true;
+	if (!guard.nseen)	/* nothing decodable: the options change nothing */
+		return;
+	for (unsigned i = 0; i < c->nopts; i++) {
+		const char *key = c->opts[i].key;
+		bool taken = false;
+		char names[256] = "";
+
+		for (unsigned k = 0; k < guard.nseen && !taken; k++) {
+			taken = hwt_device__opt(guard.seen[k], key, strlen(key)) != NULL;
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 k ? ", " : "", guard.seen[k]->name);
+		}
+		if (!taken) {
+			usage_error(c->cmd, "--%s is not an option of the input's device (%s)",
+				    key, names);
+			exit(EXIT_USAGE);
+		}
+	}
+}
+
+static void guard_stream(void *ctx, const struct hwt_stream *s)
+{
+	for (const struct hwt_device *const *d = hwt_devices; *d; d++) {
+		unsigned k = 0;
+
+		if (!s->ops || (*d)->decoder != s->ops)
+			continue;
+		while (k < guard.nseen && guard.seen[k] != *d)
+			k++;
+		if (k == guard.nseen && k < sizeof(guard.seen) / sizeof(guard.seen[0]))
+			guard.seen[guard.nseen++] = *d;
+	}
+	if (guard.inner.stream)
+		guard.inner.stream(ctx, s);
+}
+
+static void guard_chunk(void *ctx, const struct hwt_stream *s, const struct hwt_chunk *ch,
+			uint64_t total)
+{
+	if (!guard.checked)
+		guard_check();
+	if (guard.inner.chunk)
+		guard.inner.chunk(ctx, s, ch, total);
+}
+
+static void guard_end(void *ctx, const struct hwt_stream *const *streams, uint32_t nstreams,
+		      const struct hwt_reader *r)
+{
+	if (!guard.checked)
+		guard_check();
+	if (guard.inner.end)
+		guard.inner.end(ctx, streams, nstreams, r);
+}
+
+void cli__guard_sink(struct cli *c, struct hwt_sink *sink)
+{
+	if (!c->nopts)
+		return;
+	memset(&guard, 0, sizeof(guard));
+	guard.c = c;
+	guard.inner = *sink;
+	sink->stream = guard_stream;
+	sink->chunk = guard_chunk;
+	sink->end = guard_end;
 }
 
 void cli__print_totals(struct cli *c, FILE *f)
@@ -158,4 +279,109 @@ int cli__status(struct cli *c, int ret)
 	if (ret < 0)
 		return EXIT_INPUT_ERROR;
 	return ret || c->diag.errors ? EXIT_INPUT_ERROR : 0;
+}
+
+static int field_of(const struct hwt_record_type *t, const char *name, size_t len)
+{
+	for (uint32_t i = 0; i < t->nfields; i++)
+		if (strlen(t->fields[i].name) == len && !strncmp(t->fields[i].name, name, len))
+			return (int)i;
+	return -1;
+}
+
+/* Add @name to @f unless there; false when full. */
+static bool fields_add(struct cli_fields *f, const char *name)
+{
+	for (unsigned i = 0; i < f->n; i++)
+		if (!strcmp(f->names[i], name))
+			return true;
+	if (f->n == CLI_MAX_FIELDS)
+		return false;
+	f->names[f->n++] = name;
+	return true;
+}
+
+/* The name as the record types spell it (so @f never points into argv pieces). */
+static const char *known_field(const struct cli_fields *f, const char *name, size_t len)
+{
+	hwt_devices__for_each_type(d, t) {
+		int i;
+
+		if ((*t)->kind != HWT_RK_DATA || (f->type && *t != f->type))
+			continue;
+		i = field_of(*t, name, len);
+		if (i >= 0)
+			return (*t)->fields[i].name;
+	}
+	return NULL;
+}
+
+int cli__parse_fields(const char *cmd, const char *spec, struct cli_fields *f)
+{
+	const char *colon = strchr(spec, ':'), *p = spec;
+	bool plus = false;
+
+	memset(f, 0, sizeof(*f));
+	f->cmd = cmd;
+	if (colon) {
+		char type[64];
+		size_t len = (size_t)(colon - spec);
+
+		snprintf(type, sizeof(type), "%.*s", (int)len, spec);
+		f->type = hwt_record_type__find(type);
+		if (!f->type || f->type->kind != HWT_RK_DATA)
+			return usage_error(cmd, "-F: unknown record type '%s'", type), -1;
+		p = colon + 1;
+	}
+	plus = *p == '+';
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		const char *name;
+
+		if ((*p == '+') != plus)
+			return usage_error(cmd, "-F: give either fields or +fields, not both"), -1;
+		if (plus) {
+			p++;
+			len--;
+		}
+		if (!len)
+			return usage_error(cmd, "-F '%s': empty field name", spec), -1;
+		name = known_field(f, p, len);
+		if (!name)
+			return usage_error(cmd, "-F: unknown field '%.*s'%s%s", (int)len, p,
+					   f->type ? " of " : "", f->type ? f->type->name : ""), -1;
+		if (!fields_add(f, name))
+			return usage_error(cmd, "-F: too many fields"), -1;
+		if (!p[len])
+			break;
+		p += len + 1;
+	}
+	if (plus) {	/* the default fields besides */
+		hwt_devices__for_each_type(d, t) {
+			if ((*t)->kind != HWT_RK_DATA || (f->type && *t != f->type))
+				continue;
+			for (uint32_t i = 0; i < (*t)->nfields; i++)
+				if (!((*t)->fields[i].flags & HWT_FF_NODUMP) &&
+				    !fields_add(f, (*t)->fields[i].name))
+					return usage_error(cmd, "-F: too many fields"), -1;
+		}
+	}
+	return 0;
+}
+
+int cli__fields_opt(const struct parse_opt *opt, const char *arg, int unset)
+{
+	struct cli_fields *f = opt->value;
+
+	(void)unset;
+	return cli__parse_fields(f->cmd, arg, f);
+}
+
+void cli__fields_apply(const struct cli_fields *f, struct run_args *a)
+{
+	if (!f->n)
+		return;
+	a->fields = f->names;
+	a->nfields = f->n;
+	a->fields_type = f->type;
 }

@@ -12,73 +12,61 @@
 #include "commands.h"
 #include "run.h"
 
-static void help(void)
-{
-	printf("usage: perf hwtrace decode --type TYPE [options] [-D|--json|--csv|--report|--null] FILE\n"
-	       "types:");
-	for (const struct hwt_device *const *d = hwt_devices; *d; d++) {
-		printf(" %s", (*d)->name);
-		if ((*d)->options && (*d)->options->key) {
-			printf(" (");
-			for (const struct hwt_dev_opt *k = (*d)->options; k->key; k++)
-				printf("%s--%s", k == (*d)->options ? "" : " ", k->key);
-			printf(")");
-		}
-		printf(";");
-	}
-	printf("\n  FILE '-' reads stdin.  --null: decode every record but print only the totals.\n");
-}
+static const char *const decode_usage[] = {
+	"--type TYPE [decoder options] [-D|--json|--csv|--report|--null] FILE",
+	NULL,
+};
 
 int cmd_decode(int argc, char **argv)
 {
 	struct run_args a = { .mode = RUN_SCRIPT, .style = FS_TEXT };
-	static const char *fields[64];
+	static struct cli_fields fields = { .cmd = "decode" };
+	const struct hwt_device *dev;
 	struct cli c;
+	const struct parse_opt opts[] = {
+		OPT_STRING(0, "type", &a.raw_type, "TYPE",
+			   "what the file holds: a device name (cxl-hmu, panthor, i915-oa)"),
+		OPT_STRING('i', "input", &c.input, "FILE", "the payload file ('-': stdin)"),
+		OPT_SET_INT('D', "dump-raw-trace", &a.mode, "dump the decoded units", RUN_DUMP),
+		OPT_SET_INT(0, "dump-raw-traces", &a.mode, "the same as --dump-raw-trace",
+			    RUN_DUMP),
+		OPT_SET_INT(0, "report", &a.mode, "a summary, as perf hwtrace report", RUN_REPORT),
+		OPT_SET_INT(0, "null", &a.mode,
+			    "decode every record but print only the totals", RUN_COUNT),
+		OPT_SET_INT(0, "json", &a.style, "one JSON object per line", FS_JSON),
+		OPT_SET_INT(0, "csv", &a.style, "CSV with a header row", FS_CSV),
+		OPT_CALLBACK('F', "fields", &fields, "FIELDS",
+			     "fields to show: f1,f2 | TYPE:f1,f2 | +f1 (the defaults and f1)",
+			     cli__fields_opt),
+		OPT_END(),
+	};
+	struct parse_cmd cmd = { "decode", decode_usage, command__summary("decode"), NULL };
 	int ret;
 
 	cli__init(&c, "decode");
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v;
-		int r;
-
-		if (!strcmp(arg, "-D") || !strcmp(arg, "--dump-raw-trace") ||
-		    !strcmp(arg, "--dump-raw-traces")) {
-			a.mode = RUN_DUMP;
-		} else if (!strcmp(arg, "--report")) {
-			a.mode = RUN_REPORT;
-		} else if (!strcmp(arg, "--null")) {
-			a.mode = RUN_COUNT;	/* decode every record, print only totals */
-		} else if (!strcmp(arg, "--json")) {
-			a.style = FS_JSON;
-		} else if (!strcmp(arg, "--csv")) {
-			a.style = FS_CSV;
-		} else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			help();
-			return 0;
-		} else if ((v = cli__opt_value(argc, argv, &i, "--type"))) {
-			a.raw_type = v;
-		} else if ((v = cli__opt_value(argc, argv, &i, "-F"))) {
-			a.nfields = split_list(strdup(v), fields, 64);
-			a.fields = fields;
-		} else if ((r = cli__decoder_opt(&c, argc, argv, &i)) != 0) {
-			if (r < 0)
-				return EXIT_USAGE;
-		} else if (arg[0] == '-' && arg[1]) {
-			return usage_error("decode", "unknown option '%s' (see --help)", arg);
-		} else if (c.input) {
-			return usage_error("decode", "one input file only ('%s' and '%s')",
-					   c.input, arg);
-		} else {
-			c.input = arg;
-		}
+	ret = cli__parse(&c, &cmd, opts, argc, argv, 0);
+	if (ret < 0) {
+		ret = ret == PARSE_OPT_DONE ? ret : EXIT_USAGE;
+	} else if (ret > 1 || (ret == 1 && c.input)) {
+		ret = usage_error("decode", "one input file only ('%s' and '%s')",
+				  c.input ? c.input : argv[0], c.input ? argv[0] : argv[1]);
+	} else {
+		if (ret == 1)
+			c.input = argv[0];
+		dev = a.raw_type ? hwt_device__find(a.raw_type) : NULL;
+		if (!a.raw_type)
+			ret = usage_error("decode", "--type is required (see --help)");
+		else if (!dev)
+			ret = usage_error("decode", "unknown --type '%s' (see --help)", a.raw_type);
+		else if (!c.input)
+			ret = usage_error("decode", "no input file");
+		else
+			ret = cli__check_opts(&c, dev);
 	}
-	if (!a.raw_type)
-		return usage_error("decode", "--type is required (see --help)");
-	if (!hwt_decoder__find(a.raw_type))
-		return usage_error("decode", "unknown --type '%s' (see --help)", a.raw_type);
-	if (!c.input)
-		return usage_error("decode", "no input file");
-	ret = run(&c, &a);
+	if (!ret) {
+		cli__fields_apply(&fields, &a);
+		ret = run(&c, &a);
+	}
 	cli__fini(&c);
-	return ret;
+	return ret == PARSE_OPT_DONE ? 0 : ret;
 }

@@ -315,12 +315,10 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 
 /* ---- command ------------------------------------------------------------ */
 
-static void help(void)
-{
-	printf("usage: perf hwtrace inject -i IN -o OUT [decoder options]\n"
-	       "  decoded records become samples of tracepoints hwtrace:<type> that stock\n"
-	       "  perf script, perf script -s and perf data convert read; -o - writes pipe mode\n");
-}
+static const char *const inject_usage[] = {
+	"[-i IN] -o OUT [decoder options]",
+	NULL,
+};
 
 int cmd_inject(int argc, char **argv)
 {
@@ -330,6 +328,15 @@ int cmd_inject(int argc, char **argv)
 		.event = on_event, .chunk = on_chunk, .record = on_record, .ctx = &in,
 	};
 	const char *out = NULL;
+	const struct parse_opt opts[] = {
+		OPT_STRING('i', "input", &in.c.input, "IN",
+			   "perf.data to read ('-': stdin, pipe mode); default perf.data"),
+		OPT_STRING('o', "output", &out, "OUT",
+			   "perf.data to write ('-': pipe mode on stdout)"),
+		OPT_END(),
+	};
+	struct parse_cmd cmd = { "inject", inject_usage, command__summary("inject"), NULL };
+	char **args;
 	int ret;
 
 	memset(&in, 0, sizeof(in));
@@ -339,30 +346,27 @@ int cmd_inject(int argc, char **argv)
 	in.argv = argv;
 	in.cpu = -1;
 	in.tid = -1;
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v;
-		int r;
-
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			help();
-			return 0;
-		} else if ((v = cli__opt_value(argc, argv, &i, "-i")) ||
-			   (v = cli__opt_value(argc, argv, &i, "--input"))) {
-			in.c.input = v;
-		} else if ((v = cli__opt_value(argc, argv, &i, "-o")) ||
-			   (v = cli__opt_value(argc, argv, &i, "--output"))) {
-			out = v;
-		} else if ((r = cli__decoder_opt(&in.c, argc, argv, &i)) != 0) {
-			if (r < 0)
-				return EXIT_USAGE;
-		} else {
-			return usage_error("inject", "unknown option '%s' (see --help)", arg);
-		}
+	/* parse a copy: argv itself goes into the output's cmdline */
+	args = calloc((size_t)argc + 1, sizeof(*args));
+	if (!args)
+		return EXIT_INPUT_ERROR;
+	memcpy(args, argv, (size_t)argc * sizeof(*args));
+	ret = cli__parse(&in.c, &cmd, opts, argc, args, 0);
+	if (ret < 0)
+		ret = ret == PARSE_OPT_DONE ? ret : EXIT_USAGE;
+	else if (ret > 0)
+		ret = usage_error("inject", "unexpected argument '%s' (see --help)", args[0]);
+	else if (!out)
+		ret = usage_error("inject", "-o OUT is required (-o - for a pipe)");
+	else if (!strcmp(out, in.c.input) && strcmp(out, "-"))
+		ret = usage_error("inject", "-o must differ from -i");
+	else
+		ret = cli__check_opts(&in.c, NULL);
+	free(args);
+	if (ret) {
+		cli__fini(&in.c);
+		return ret == PARSE_OPT_DONE ? 0 : ret;
 	}
-	if (!out)
-		return usage_error("inject", "-o OUT is required (-o - for a pipe)");
-	if (!strcmp(out, in.c.input) && strcmp(out, "-"))
-		return usage_error("inject", "-o must differ from -i");
 	in.w = hwt_writer__new(out, !strcmp(out, "-"));
 	if (!in.w) {
 		fprintf(stderr, "perf hwtrace inject: %s: %s\n", out, strerror(errno));
@@ -372,6 +376,7 @@ int cmd_inject(int argc, char **argv)
 	so.opts = in.c.opts;
 	so.nopts = in.c.nopts;
 	in.c.diag.file = in.c.input;
+	cli__guard_sink(&in.c, &sink);
 	ret = hwt_session__run(in.c.input, &so, &sink, &in.c.diag);
 	in.r = NULL;		/* closed by now */
 	if (!in.started)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "parse_options.h"
 #include "pmu/pmu_internal.h"
 #include "out.h"
 
@@ -87,26 +88,29 @@ static void list_pmu(struct out *o, struct hwt_pmu *pmu, const char *glob)
 	}
 }
 
+static const char *const list_usage[] = {
+	"[--sysfs DIR] [GLOB]",
+	NULL,
+};
+
 int cmd_list(int argc, char **argv)
 {
 	const char *sysfs = "/sys", *glob = NULL;
+	const struct parse_opt opts[] = {
+		OPT_STRING(0, "sysfs", &sysfs, "DIR", "sysfs root (default /sys)"),
+		OPT_END(),
+	};
+	const struct parse_cmd cmd = { "list", list_usage, command__summary("list"), opts };
 	char **names, err[512];
 	struct out *o;
 	int n, ret = 0;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--sysfs") && i + 1 < argc) {
-			sysfs = argv[++i];
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: perf hwtrace list [--sysfs DIR] [glob]\n");
-			return 0;
-		} else if (argv[i][0] == '-' || glob) {
-			return usage_error("list", "unexpected argument '%s' "
-					   "(usage: list [--sysfs DIR] [glob])", argv[i]);
-		} else {
-			glob = argv[i];
-		}
-	}
+	n = parse_options(argc, argv, &cmd, 0);
+	if (n < 0)
+		return parse_options__status(n);
+	if (n > 1)
+		return usage_error("list", "one glob only ('%s' and '%s')", argv[0], argv[1]);
+	glob = n ? argv[0] : NULL;
 	n = hwt_pmu__list(sysfs, &names);
 	if (n < 0) {
 		fprintf(stderr, "perf hwtrace list: no PMUs under %s/bus/event_source/devices\n",

@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include <sys/wait.h>
 
 #include "commands.h"
+#include "parse_options.h"
 #include "pmu/pmu_internal.h"
 #include "record_state.h"
 
@@ -43,22 +43,11 @@ static void on_signal(int sig)
 	stop_requested = sig;
 }
 
-static int usage(FILE *f)
-{
-	fprintf(f,
-		"usage: perf hwtrace record -e EVENT [-e EVENT] [-a | -C CPUS] [-m DATA,AUX]\n"
-		"                           [-o FILE] [--sysfs DIR] [-q] [-- CMD [ARGS]]\n"
-		"  -e, --event EVENT      pmu/term=value,.../ (sysfs format terms) or a generic\n"
-		"                         name (cpu-clock, task-clock, cycles, ...)\n"
-		"  -a, --all-cpus         system-wide on every online CPU\n"
-		"  -C, --cpu CPUS         system-wide on these CPUs (0-3,8)\n"
-		"  -m, --mmap-pages D,A   data ring and AUX area pages per CPU (powers of two),\n"
-		"                         or sizes with a K/M/G suffix\n"
-		"  -o, --output FILE      output (default perf.data; - for pipe mode on stdout)\n"
-		"      --sysfs DIR        sysfs root for PMU descriptions (default /sys)\n"
-		"  -q, --quiet            no summary on stderr\n");
-	return f == stdout ? 0 : EXIT_USAGE;
-}
+static const char *const record_usage[] = {
+	"-e EVENT [-e EVENT] [-a | -C CPUS] [-m DATA,AUX] [-o FILE] [--sysfs DIR] [-q] "
+	"[-- CMD [ARGS]]",
+	NULL,
+};
 
 /* "16" pages, or "64K"/"4M" bytes rounded up to a power-of-two page count */
 static int parse_pages(const char *s, size_t len, unsigned int *pages)
@@ -121,65 +110,66 @@ static int parse_mmap(const char *arg, struct rec_opts *o)
 	return 0;
 }
 
+static int event_opt(const struct parse_opt *opt, const char *val, int unset)
+{
+	struct rec_opts *o = opt->value;
+
+	(void)unset;
+	if (o->nevents == REC_MAX_EVENTS)
+		return usage_error("record", "at most %d events", REC_MAX_EVENTS);
+	o->events[o->nevents++] = val;
+	return 0;
+}
+
+static int mmap_opt(const struct parse_opt *opt, const char *val, int unset)
+{
+	(void)unset;
+	if (parse_mmap(val, opt->value))
+		return usage_error("record", "bad -m '%s': want DATA_PAGES[,AUX_PAGES], each a "
+				   "power of two or a size like 4M", val);
+	return 0;
+}
+
+/* Returns 0, PARSE_OPT_DONE (help shown) or EXIT_USAGE. */
 static int parse_opts(int argc, char **argv, struct rec_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "sysfs", required_argument, NULL, 'S' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	const struct parse_opt opts[] = {
+		OPT_CALLBACK('e', "event", o, "EVENT",
+			     "pmu/term=value,.../ (sysfs format terms) or a generic name "
+			     "(cpu-clock, task-clock, cycles, ...)", event_opt),
+		OPT_BOOLEAN('a', "all-cpus", &o->all_cpus, "system-wide on every online CPU"),
+		OPT_STRING('C', "cpu", &o->cpu_list, "CPUS", "system-wide on these CPUs (0-3,8)"),
+		OPT_CALLBACK('m', "mmap-pages", o, "DATA,AUX",
+			     "data ring and AUX area pages per CPU (powers of two), or sizes "
+			     "with a K/M/G suffix", mmap_opt),
+		OPT_STRING('o', "output", &o->output, "FILE",
+			   "output (default perf.data; - for pipe mode on stdout)"),
+		OPT_STRING(0, "sysfs", &o->sysfs, "DIR", "sysfs root for PMU descriptions "
+			   "(default /sys)"),
+		OPT_BOOLEAN('q', "quiet", &o->quiet, "no summary on stderr"),
+		OPT_END(),
 	};
-	int c;
+	const struct parse_cmd cmd = { "record", record_usage, command__summary("record"), opts };
+	/* parse a copy: argv itself goes into the file's cmdline */
+	char **args = calloc((size_t)argc + 1, sizeof(*args));
+	int n;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:aC:m:o:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			if (o->nevents == REC_MAX_EVENTS)
-				return usage_error("record", "at most %d events", REC_MAX_EVENTS);
-			o->events[o->nevents++] = optarg;
-			break;
-		case 'a':
-			o->all_cpus = true;
-			break;
-		case 'C':
-			o->cpu_list = optarg;
-			break;
-		case 'm':
-			if (parse_mmap(optarg, o))
-				return usage_error("record", "bad -m '%s': want DATA_PAGES"
-						   "[,AUX_PAGES], each a power of two or a size "
-						   "like 4M", optarg);
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'S':
-			o->sysfs = optarg;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			return usage(stdout) - 1;
-		default:
-			if (optopt && strchr("eCmo", optopt))
-				return usage_error("record", "option -%c needs a value", optopt);
-			return usage_error("record", "unknown option '%s'", argv[optind - 1]);
-		}
+	if (!args)
+		return EXIT_INPUT_ERROR;
+	memcpy(args, argv, (size_t)argc * sizeof(*args));
+	n = parse_options(argc, args, &cmd, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (n < 0) {
+		free(args);
+		return n == PARSE_OPT_DONE ? n : EXIT_USAGE;
 	}
+	if (n)
+		o->cmd = args;	/* lives as long as the recording */
+	else
+		free(args);
 	if (!o->nevents)
 		return usage_error("record", "no event: give -e EVENT (try `perf hwtrace list`)");
 	if (o->all_cpus && o->cpu_list)
 		return usage_error("record", "-a and -C exclude each other");
-	if (optind < argc)
-		o->cmd = argv + optind;
 	return 0;
 }
 
@@ -516,7 +506,7 @@ int cmd_record(int argc, char **argv)
 	s.o.aux_pages = geteuid() ? 32 : 1024;
 	ret = parse_opts(argc, argv, &s.o);
 	if (ret)
-		return ret < 0 ? 0 : ret;
+		return ret == PARSE_OPT_DONE ? 0 : ret;
 	s.ev = calloc((size_t)s.o.nevents, sizeof(*s.ev));
 	if (!s.ev)
 		return 1;

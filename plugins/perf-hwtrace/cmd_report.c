@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_report.c - perf hwtrace report -i F [-D|--dump-raw-trace|--dump-raw-traces]
- * [--stats] [decoder options]
+ * cmd_report.c - perf hwtrace report [-i FILE] [-D] [--stats] [decoder options]
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,45 +8,40 @@
 #include "commands.h"
 #include "run.h"
 
-static void help(void)
-{
-	printf("usage: perf hwtrace report [-i FILE] [-D|--dump-raw-trace|--dump-raw-traces]\n"
-	       "                           [--stats] [--no-decode] [decoder options]\n"
-	       "  -i FILE     perf.data to read ('-' = stdin, pipe mode); default perf.data\n"
-	       "  -D          dump every record as perf report -D does, with decoded payloads\n"
-	       "  --stats     per-record-type counts, as perf report --stats\n"
-	       "decoder options: --hdm base=..,size=..,ways=..,granularity=..,pos=.. (CXL HMU),\n"
-	       "  --top N, --granual N; see perf-hwtrace(1)\n");
-}
+static const char *const report_usage[] = {
+	"[-i FILE] [-D] [--stats] [decoder options]",
+	NULL,
+};
 
 int cmd_report(int argc, char **argv)
 {
 	struct run_args a = { .mode = RUN_REPORT };
 	struct cli c;
+	const struct parse_opt opts[] = {
+		OPT_STRING('i', "input", &c.input, "FILE",
+			   "perf.data to read ('-': stdin, pipe mode); default perf.data"),
+		OPT_SET_INT('D', "dump-raw-trace", &a.mode,
+			    "dump every record as perf report -D does, with decoded payloads",
+			    RUN_DUMP),
+		OPT_SET_INT(0, "dump-raw-traces", &a.mode, "the same as --dump-raw-trace",
+			    RUN_DUMP),
+		OPT_BOOLEAN(0, "stats", &a.stats, "per-record-type counts, as perf report --stats"),
+		OPT_END(),
+	};
+	struct parse_cmd cmd = { "report", report_usage, command__summary("report"), NULL };
 	int ret;
 
 	cli__init(&c, "report");
 	c.input = "perf.data";
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i];
-		int r;
-
-		if (!strcmp(arg, "-D") || !strcmp(arg, "--dump-raw-trace") ||
-		    !strcmp(arg, "--dump-raw-traces")) {
-			a.mode = RUN_DUMP;
-		} else if (!strcmp(arg, "--stats")) {
-			a.stats = true;
-		} else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			help();
-			return 0;
-		} else if ((r = cli__common_opt(&c, argc, argv, &i)) != 0) {
-			if (r < 0)
-				return EXIT_USAGE;
-		} else {
-			return usage_error("report", "unknown option '%s' (see --help)", arg);
-		}
-	}
-	ret = run(&c, &a);
+	ret = cli__parse(&c, &cmd, opts, argc, argv, 0);
+	if (ret == PARSE_OPT_ERROR)
+		ret = EXIT_USAGE;
+	else if (ret > 0)
+		ret = usage_error("report", "unexpected argument '%s' (see --help)", argv[0]);
+	else if (!ret)
+		ret = cli__check_opts(&c, NULL);
+	if (!ret)
+		ret = run(&c, &a);
 	cli__fini(&c);
-	return ret;
+	return ret == PARSE_OPT_DONE ? 0 : ret;
 }

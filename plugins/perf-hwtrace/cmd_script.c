@@ -1,59 +1,80 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_script.c - perf hwtrace script -i F [-F fields] [--json|--csv] [decoder options]
+ * cmd_script.c - perf hwtrace script [-i F] [-F fields] [--json|--csv]
+ * [-s HOOK.py] [decoder options] [-- HOOK ARGS]
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "commands.h"
 #include "run.h"
 #include "script_python.h"
 
-static void help(void)
+static const char *const script_usage[] = {
+	"[-i FILE] [-F FIELDS] [--json|--csv|--null] [decoder options]",
+	"-s HOOK.py [-i FILE] [decoder options] [-- HOOK ARGS]",
+	NULL,
+};
+
+/* The hook must be a file we can read: a usage error before any input. */
+static int check_hook(const char *path)
 {
-	printf("usage: perf hwtrace script [-i FILE] [-F f1,f2,..] [--json|--csv]\n"
-	       "                           [-s HOOK.py [ARGS]] [decoder options]\n"
-	       "  one line per decoded unit (hotlist entry, panthor block, OA report);\n"
-	       "  --json: one JSON object per line; --csv: CSV with a header row per type\n"
-	       "  --null: decode every record but print only the totals (benchmarks)\n");
+	struct stat st;
+
+	if (stat(path, &st))
+		return usage_error("script", "-s %s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return usage_error("script", "-s %s: is a directory, not a Python hook", path);
+	return 0;
 }
 
 int cmd_script(int argc, char **argv)
 {
 	struct run_args a = { .mode = RUN_SCRIPT, .style = FS_TEXT };
-	static const char *fields[64];
+	static struct cli_fields fields = { .cmd = "script" };
+	const char *hook = NULL;
 	struct cli c;
-	int ret;
+	const struct parse_opt opts[] = {
+		OPT_STRING('i', "input", &c.input, "FILE",
+			   "perf.data to read ('-': stdin, pipe mode); default perf.data"),
+		OPT_CALLBACK('F', "fields", &fields, "FIELDS",
+			     "fields to show: f1,f2 | TYPE:f1,f2 | +f1 (the defaults and f1)",
+			     cli__fields_opt),
+		OPT_SET_INT(0, "json", &a.style, "one JSON object per line", FS_JSON),
+		OPT_SET_INT(0, "csv", &a.style, "CSV with a header row", FS_CSV),
+		OPT_SET_INT(0, "null", &a.mode,
+			    "decode every record but print only the totals (benchmarks)", RUN_COUNT),
+		OPT_STRING('s', "script", &hook, "HOOK.py",
+			   "run a perf-script Python hook; its arguments follow --"),
+		OPT_END(),
+	};
+	struct parse_cmd cmd = { "script", script_usage, command__summary("script"), NULL };
+	int nargs, ret;
 
 	cli__init(&c, "script");
 	c.input = "perf.data";
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *v;
-		int r;
-
-		if (!strcmp(arg, "--json")) {
-			a.style = FS_JSON;
-		} else if (!strcmp(arg, "--csv")) {
-			a.style = FS_CSV;
-		} else if (!strcmp(arg, "--null")) {
-			a.mode = RUN_COUNT;
-		} else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-			help();
-			return 0;
-		} else if ((v = cli__opt_value(argc, argv, &i, "-F")) ||
-			   (v = cli__opt_value(argc, argv, &i, "--fields"))) {
-			a.nfields = split_list(strdup(v), fields, 64);
-			a.fields = fields;
-		} else if (!strcmp(arg, "-s") || !strncmp(arg, "--script", 8)) {
-			return script_python__main(&c, argc, argv, i);
-		} else if ((r = cli__common_opt(&c, argc, argv, &i)) != 0) {
-			if (r < 0)
-				return EXIT_USAGE;
-		} else {
-			return usage_error("script", "unknown option '%s' (see --help)", arg);
-		}
+	/* as perf script: the first non-option starts the hook's arguments */
+	nargs = cli__parse(&c, &cmd, opts, argc, argv, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (nargs < 0)
+		ret = nargs == PARSE_OPT_DONE ? nargs : EXIT_USAGE;
+	else if (nargs > 0 && !hook)
+		ret = usage_error("script", "unexpected argument '%s' (hook arguments need -s; "
+				  "see --help)", argv[0]);
+	else if (hook && (fields.n || a.style != FS_TEXT || a.mode != RUN_SCRIPT))
+		ret = usage_error("script", "-s runs a hook: -F, --json, --csv and --null "
+				  "do not apply");
+	else
+		ret = cli__check_opts(&c, NULL);
+	if (!ret && hook)
+		ret = check_hook(hook);
+	if (!ret && hook) {
+		ret = script_python__main(&c, hook, nargs, argv);
+	} else if (!ret) {
+		cli__fields_apply(&fields, &a);
+		ret = run(&c, &a);
 	}
-	ret = run(&c, &a);
 	cli__fini(&c);
-	return ret;
+	return ret == PARSE_OPT_DONE ? 0 : ret;
 }

@@ -25,6 +25,7 @@
 #include <linux/perf_event.h>
 
 #include "commands.h"
+#include "parse_options.h"
 #include "pmu/pmu_internal.h"
 
 #define MAX_EVENTS 64
@@ -158,53 +159,56 @@ static int check_mode(struct stat_event *ev, bool system_wide)
 	return 0;
 }
 
+static const char *const stat_usage[] = {
+	"-e EVENT [-e EVENT] [-a] [-I MS] [-x SEP] [--sysfs DIR] [--dry-run] [-- CMD [ARGS]]",
+	NULL,
+};
+
+static struct stat_event evs[MAX_EVENTS];
+static int nev;
+
+static int event_opt(const struct parse_opt *opt, const char *val, int unset)
+{
+	(void)opt;
+	(void)unset;
+	if (nev == MAX_EVENTS)
+		return usage_error("stat", "at most %d events", MAX_EVENTS);
+	evs[nev++].name = val;
+	return 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
-	struct stat_event evs[MAX_EVENTS];
 	const char *sysfs = "/sys", *sep = NULL;
-	char **cmd = NULL, err[512];
+	char **cmd_argv = NULL, err[512];
 	bool system_wide = false, dry_run = false;
-	int nev = 0, ret = 0, go[2] = { -1, -1 }, status = 0;
-	long interval_ms = 0;
+	int ret = 0, go[2] = { -1, -1 }, status = 0;
+	int interval_ms = 0;
+	const struct parse_opt opts[] = {
+		OPT_CALLBACK('e', "event", NULL, "EVENT", "pmu/term=value,.../ or a generic name",
+			     event_opt),
+		OPT_BOOLEAN('a', "all-cpus", &system_wide, "system-wide"),
+		OPT_INTEGER('I', "interval-print", &interval_ms, "MS",
+			    "print counts every MS milliseconds (10 or more)", 10, 1000000000),
+		OPT_STRING('x', "field-separator", &sep, "SEP", "CSV-style output with SEP"),
+		OPT_STRING(0, "sysfs", &sysfs, "DIR", "sysfs root (default /sys)"),
+		OPT_BOOLEAN(0, "dry-run", &dry_run, "show the event encodings, open nothing"),
+		OPT_END(),
+	};
+	const struct parse_cmd cmd = { "stat", stat_usage, command__summary("stat"), opts };
 	pid_t child = -1;
 	double t0;
 
 	memset(evs, 0, sizeof(evs));
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--")) {
-			cmd = argv + i + 1;
-			break;
-		} else if (!strcmp(a, "--dry-run")) {
-			dry_run = true;
-		} else if (!strcmp(a, "-a") || !strcmp(a, "--all-cpus")) {
-			system_wide = true;
-		} else if ((!strcmp(a, "-e") || !strcmp(a, "--event")) && i + 1 < argc) {
-			if (nev == MAX_EVENTS)
-				return usage_error("stat", "at most %d events", MAX_EVENTS);
-			evs[nev++].name = argv[++i];
-		} else if (!strcmp(a, "-I") && i + 1 < argc) {
-			interval_ms = strtol(argv[++i], NULL, 10);
-			if (interval_ms < 10)
-				return usage_error("stat", "-I: interval must be >= 10 ms");
-		} else if (!strcmp(a, "--sysfs") && i + 1 < argc) {
-			sysfs = argv[++i];
-		} else if (!strcmp(a, "-x") && i + 1 < argc) {
-			sep = argv[++i];
-		} else if (!strncmp(a, "-x", 2) && a[2]) {
-			sep = a + 2;
-		} else if (a[0] != '-') {
-			cmd = argv + i;
-			break;
-		} else {
-			return usage_error("stat", "unknown option '%s' (usage: stat -e EV [-e EV] "
-					   "[-a] [-I MS] [-x SEP] [--sysfs DIR] [--dry-run] [-- CMD])", a);
-		}
-	}
+	ret = parse_options(argc, argv, &cmd, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (ret < 0)
+		return parse_options__status(ret);
+	if (ret)
+		cmd_argv = argv;
+	ret = 0;
 	if (!nev)
 		return usage_error("stat", "no event: give -e EVENT");
-	if (!system_wide && !dry_run && (!cmd || !*cmd))
+	if (!system_wide && !dry_run && (!cmd_argv || !*cmd_argv))
 		return usage_error("stat", "nothing to count: give -a (system-wide) or a command");
 	for (int i = 0; i < nev; i++) {
 		if (hwt_pmu__parse_event_err(sysfs, evs[i].name, &evs[i].attr, &evs[i].pmu, err,
@@ -228,7 +232,7 @@ int cmd_stat(int argc, char **argv)
 	}
 	signal(SIGINT, stat_signal);
 	signal(SIGTERM, stat_signal);
-	if (cmd && *cmd) {
+	if (cmd_argv && *cmd_argv) {
 		if (pipe2(go, O_CLOEXEC)) {
 			ret = EXIT_INPUT_ERROR;
 			goto out;
@@ -240,8 +244,8 @@ int cmd_stat(int argc, char **argv)
 			close(go[1]);
 			if (read(go[0], &c, 1) != 1)
 				_exit(127);
-			execvp(cmd[0], cmd);
-			fprintf(stderr, "perf hwtrace stat: %s: %s\n", cmd[0], strerror(errno));
+			execvp(cmd_argv[0], cmd_argv);
+			fprintf(stderr, "perf hwtrace stat: %s: %s\n", cmd_argv[0], strerror(errno));
 			_exit(127);
 		}
 		close(go[0]);
@@ -292,7 +296,7 @@ int cmd_stat(int argc, char **argv)
 	if (!interval_ms) {
 		if (!sep)
 			printf("\n Performance counter stats for '%s':\n\n",
-			       system_wide ? "system wide" : cmd[0]);
+			       system_wide ? "system wide" : cmd_argv[0]);
 		print_counts(evs, nev, sep, 0, false);
 		if (!sep)
 			printf("\n%14.9f seconds time elapsed\n\n", now_s() - t0);

@@ -17,22 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
 #include "hwtrace/device.h"
+
+#include "commands.h"
+#include "parse_options.h"
 #include "hwtrace/synth.h"
 
 #define MAX_OPTS 64
-
-static void synth_usage(FILE *f)
-{
-	fprintf(f, "usage: perf hwtrace synth --type T [--seed N] [--size B] [--auxtrace-type N]\n"
-		   "                          [--pipe] [--manifest FILE] [--KEY VALUE ...] -o F\n\n"
-		   "  --size B  approximate AUX payload bytes (K/M/G suffixes), default 1M\n"
-		   "  -o -      pipe mode to standard output\n\ntypes:\n");
-	for (const struct hwt_device *const *d = hwt_devices; *d; d++)
-		if ((*d)->synth)
-			fprintf(f, "  %-10s %s\n", (*d)->name, (*d)->synth->help);
-}
 
 /* "123", "0x10", "256K", "1.5"-free: integer with an optional K/M/G/T[i][B] suffix */
 static int parse_size(const char *s, uint64_t *out)
@@ -65,17 +56,6 @@ static int parse_size(const char *s, uint64_t *out)
 	return 0;
 }
 
-static int parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-
-	if (!*s || *s == '-')
-		return -1;
-	errno = 0;
-	*out = strtoull(s, &end, 0);
-	return errno || *end ? -1 : 0;
-}
-
 /* Does the generator's help line list "--key"? */
 static bool type_has_opt(const struct hwt_device *dev, const char *key)
 {
@@ -104,82 +84,148 @@ static void report(void *ctx, const struct hwt_error *e)
 	fprintf(stderr, "perf hwtrace synth: %s\n", e->msg);
 }
 
+static const char *const synth_usage[] = {
+	"--type TYPE [--seed N] [--size B] [--auxtrace-type N] [--pipe] [--manifest FILE] "
+	"[--KEY VALUE ...] -o FILE",
+	NULL,
+};
+
+#define KEY_CHARS "abcdefghijklmnopqrstuvwxyz0123456789-_"
+
+static struct hwt_opt gen_opts[MAX_OPTS];
+static uint32_t ngen_opts;
+
+/* A generator option: the key is the option's long name. */
+static int gen_opt(const struct parse_opt *opt, const char *val, int unset)
+{
+	(void)unset;
+	if (ngen_opts == MAX_OPTS)
+		return usage_error("synth", "too many options");
+	gen_opts[ngen_opts++] = (struct hwt_opt){ .key = opt->long_name, .val = val };
+	return 0;
+}
+
+static int size_opt(const struct parse_opt *opt, const char *val, int unset)
+{
+	(void)unset;
+	if (parse_size(val, opt->value))
+		return usage_error("synth", "bad --size '%s' (K/M/G suffix)", val);
+	return 0;
+}
+
+/*
+ * The table: synth's own options, then every "--KEY" some generator's help
+ * line lists (the generator checks which of them its type takes).
+ */
+static struct parse_opt *synth_table(const struct parse_opt *base, size_t nbase)
+{
+	size_t max = nbase + 1, n = nbase;
+	struct parse_opt *t;
+
+	for (const struct hwt_device *const *d = hwt_devices; *d; d++) {
+		if (!(*d)->synth)
+			continue;
+		max++;		/* its heading */
+		for (const char *p = (*d)->synth->help; (p = strstr(p, "--")); p += 2)
+			max++;
+	}
+	t = calloc(max, sizeof(*t));
+	if (!t)
+		return NULL;
+	memcpy(t, base, nbase * sizeof(*t));
+	for (const struct hwt_device *const *dv = hwt_devices; *dv; dv++) {
+		char *h = NULL;
+
+		if (!(*dv)->synth)
+			continue;
+		if (asprintf(&h, "  options of --type %s:", (*dv)->name) > 0)
+			t[n++] = (struct parse_opt)OPT_GROUP(h);
+		for (const char *p = (*dv)->synth->help; (p = strstr(p, "--")); p += 2) {
+			/* "--KEY ARG (DEFAULT)": the help line's own words */
+			const char *k = p + 2, *a = k + strspn(k, KEY_CHARS), *d;
+			size_t alen;
+			char *key = strndup(k, (size_t)(a - k)), *arg, *help = NULL;
+
+			a += strspn(a, " ");
+			alen = strcspn(a, " ,])");
+			d = a + alen + strspn(a + alen, " ");
+			if (*d == '(' && strchr(d, ')'))
+				asprintf(&help, "default %.*s", (int)(strchr(d, ')') - d - 1), d + 1);
+			arg = strndup(a, alen);
+			if (!key)
+				continue;
+			t[n++] = (struct parse_opt)OPT_CALLBACK(0, key, NULL,
+								 arg && *arg ? arg : "VALUE",
+								 help ? help : "", gen_opt);
+		}
+	}
+	t[n] = (struct parse_opt)OPT_END();
+	return t;
+}
+
+/* A value the device's own check refuses is refused here too (synth --layout 3). */
+static int check_gen_opts(const char *type, const struct hwt_device *dev)
+{
+	char err[4096];
+
+	for (uint32_t i = 0; i < ngen_opts; i++) {
+		const struct hwt_dev_opt *o;
+
+		if (!type_has_opt(dev, gen_opts[i].key))
+			return usage_error("synth", "--%s is not an option of type %s",
+					   gen_opts[i].key, type);
+		o = hwt_device__opt(dev, gen_opts[i].key, strlen(gen_opts[i].key));
+		if (o && o->check && o->check(gen_opts[i].val, err, sizeof(err)))
+			return usage_error("synth", "--%s: %s", gen_opts[i].key, err);
+	}
+	return 0;
+}
+
 int cmd_synth(int argc, char **argv)
 {
 	const char *type = NULL, *out = NULL, *manifest = NULL;
 	const struct hwt_device *dev = NULL;
-	struct hwt_opt opts[MAX_OPTS];
-	struct hwt_synth_opts so = { .size = 1 << 20, .opts = opts };
+	struct hwt_synth_opts so = { .size = 1 << 20, .opts = gen_opts };
 	struct hwt_diag diag = { .report = report };
 	FILE *mf = NULL;
 	struct hwt_writer *w;
 	bool pipe = false;
-	uint64_t v;
+	uint64_t auxtrace_type = 0;
+	const struct parse_opt base[] = {
+		OPT_STRING(0, "type", &type, "TYPE", "the device: cxl-hmu, panthor, i915-oa"),
+		OPT_STRING('o', "output", &out, "FILE", "the perf.data to write ('-': pipe mode "
+			   "to standard output)"),
+		OPT_U64(0, "seed", &so.seed, "N", "model seed", 0, UINT64_MAX),
+		OPT_CALLBACK(0, "size", &so.size, "B",
+			     "approximate AUX payload bytes (K/M/G suffixes), default 1M", size_opt),
+		OPT_U64(0, "auxtrace-type", &auxtrace_type, "N",
+			"AUXTRACE_INFO type to write instead of the device's", 0, UINT32_MAX),
+		OPT_BOOLEAN(0, "pipe", &pipe, "write pipe mode"),
+		OPT_STRING(0, "manifest", &manifest, "FILE",
+			   "also write what was put in ('-': standard output)"),
+	};
+	struct parse_cmd cmd = { "synth", synth_usage, command__summary("synth"), NULL };
+	struct parse_opt *table = synth_table(base, sizeof(base) / sizeof(base[0]));
 	int ret;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		char *eq = NULL;
-		size_t alen;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			synth_usage(stdout);
-			return 0;
-		}
-		if (!strcmp(a, "--pipe")) {
-			pipe = true;
-			continue;
-		}
-		if (strncmp(a, "--", 2) && strcmp(a, "-o"))
-			return usage_error("synth", "unexpected argument '%s'", a);
-		if (!strncmp(a, "--", 2) && (eq = strchr(a, '='))) {
-			val = eq + 1;
-		} else {
-			if (i + 1 >= argc)
-				return usage_error("synth", "%s needs a value", a);
-			val = argv[++i];
-		}
-		/* compare the option name without any "=value" */
-		alen = eq ? (size_t)(eq - a) : strlen(a);
-#define IS(name) (alen == strlen(name) && !strncmp(a, name, alen))
-		if (IS("--type")) {
-			type = val;
-		} else if (IS("-o") || IS("--output")) {
-			out = val;
-		} else if (IS("--seed")) {
-			if (parse_u64(val, &so.seed))
-				return usage_error("synth", "bad --seed '%s'", val);
-		} else if (IS("--size")) {
-			if (parse_size(val, &so.size))
-				return usage_error("synth", "bad --size '%s' (K/M/G suffix)", val);
-		} else if (IS("--auxtrace-type")) {
-			if (parse_u64(val, &v) || v > UINT32_MAX)
-				return usage_error("synth", "bad --auxtrace-type '%s'", val);
-			so.auxtrace_type = (uint32_t)v;
-		} else if (IS("--manifest")) {
-			manifest = val;
-		} else if (alen > 2) {
-			if (so.nopts == MAX_OPTS)
-				return usage_error("synth", "too many options");
-			/* the key lives in argv: cut it at '=' in place */
-			if (eq)
-				*eq = '\0';
-			opts[so.nopts++] = (struct hwt_opt){ .key = a + 2, .val = val };
-		} else {
-			return usage_error("synth", "bad option '%s'", a);
-		}
-#undef IS
-	}
-
+	if (!table)
+		return EXIT_INPUT_ERROR;
+	cmd.opts = table;
+	ret = parse_options(argc, argv, &cmd, 0);
+	if (ret < 0)
+		return parse_options__status(ret);
+	if (ret > 0)
+		return usage_error("synth", "unexpected argument '%s'", argv[0]);
+	so.auxtrace_type = (uint32_t)auxtrace_type;
+	so.nopts = ngen_opts;
 	if (!type)
 		return usage_error("synth", "--type is required (try --help)");
 	dev = hwt_device__find(type);
 	if (!dev || !dev->synth)
 		return usage_error("synth", "unknown --type '%s' (try --help)", type);
-	for (uint32_t i = 0; i < so.nopts; i++)
-		if (!type_has_opt(dev, opts[i].key))
-			return usage_error("synth", "--%s is not an option of type %s", opts[i].key,
-					   type);
+	ret = check_gen_opts(type, dev);
+	if (ret)
+		return ret;
 	if (!out)
 		return usage_error("synth", "-o FILE is required (-o - for a pipe to stdout)");
 	if (manifest && !strcmp(manifest, "-") && !strcmp(out, "-"))

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "parse_options.h"
 #include "drm_clients.h"
 #include "out.h"
 
@@ -441,68 +442,88 @@ static bool wait_refresh(double sec, bool tty)
 	}
 }
 
-static void top_usage(void)
+static const char *const top_usage[] = {
+	"[--proc DIR]... [-d SECONDS] [-n N] [--json|-b] [--rescan SECONDS]",
+	NULL,
+};
+
+static int proc_opt(const struct parse_opt *opt, const char *val, int unset)
 {
-	fprintf(stderr,
-		"usage: perf hwtrace top [--proc DIR]... [-d SECONDS] [-n N] [--json|-b]\n"
-		"                        [--rescan SECONDS]\n"
-		"  --proc DIR      proc root (default /proc); repeat to replay recorded trees\n"
-		"  -d SECONDS      refresh interval (default 1)\n"
-		"  -n N            stop after N refreshes (the first has no utilisation)\n"
-		"  --json          one JSON object per refresh\n"
-		"  -b, --batch     plain text blocks, for logs (default when not a tty)\n"
-		"  --rescan S      full /proc rescan interval (default 5; 0: every refresh)\n");
+	struct top_opts *o = opt->value;
+
+	(void)unset;
+	if (o->nroots == MAX_ROOTS)
+		return usage_error("top", "at most %d --proc roots", MAX_ROOTS);
+	o->roots[o->nroots++] = val;
+	return 0;
 }
 
+/* -d and --rescan: seconds, 0 to a day */
+static int seconds_opt(const struct parse_opt *opt, const char *val, int unset)
+{
+	double *d = opt->value;
+	char *end;
+
+	(void)unset;
+	*d = strtod(val, &end);
+	if (*end || end == val || !(*d >= 0) || *d > 86400)
+		return usage_error("top", "--%s: bad interval '%s' (0 to 86400 seconds)",
+				   opt->long_name, val);
+	return 0;
+}
+
+static int iterations_opt(const struct parse_opt *opt, const char *val, int unset)
+{
+	long *n = opt->value;
+	char *end;
+
+	(void)unset;
+	errno = 0;
+	*n = strtol(val, &end, 10);
+	if (*end || end == val || errno || *n < 1)
+		return usage_error("top", "-n: bad count '%s'", val);
+	return 0;
+}
+
+static int clock_opt(const struct parse_opt *opt, const char *val, int unset)
+{
+	(void)unset;
+	return load_clock((struct top_opts *)opt->value, val) ? -1 : 0;
+}
+
+/* Returns 0, PARSE_OPT_DONE (help shown) or EXIT_USAGE. */
 static int parse_opts(int argc, char **argv, struct top_opts *o)
 {
+	const struct parse_opt opts[] = {
+		OPT_CALLBACK(0, "proc", o, "DIR",
+			     "proc root (default /proc); repeat to replay recorded trees", proc_opt),
+		OPT_CALLBACK('d', "delay", &o->delay, "SECONDS", "refresh interval (default 1)",
+			     seconds_opt),
+		OPT_CALLBACK('n', "iterations", &o->iterations, "N",
+			     "stop after N refreshes (the first has no utilisation)",
+			     iterations_opt),
+		OPT_BOOLEAN(0, "json", &o->json, "one JSON object per refresh"),
+		OPT_BOOLEAN('b', "batch", &o->batch,
+			    "plain text blocks, for logs (default when not a tty)"),
+		OPT_CALLBACK(0, "rescan", &o->rescan, "SECONDS",
+			     "full /proc rescan interval (default 5; 0: every refresh)",
+			     seconds_opt),
+		OPT_BOOLEAN(0, "stats", &o->stats, "print the CPU cost of sampling at the end"),
+		OPT_CALLBACK(0, "clock-file", o, "FILE",
+			     "replay: nanosecond timestamps, one per refresh (tests)", clock_opt),
+		OPT_END(),
+	};
+	const struct parse_cmd cmd = { "top", top_usage, command__summary("top"), opts };
+	int n;
+
 	o->delay = 1;
 	o->iterations = -1;
 	o->rescan = 5;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		char *end;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			top_usage();
-			exit(0);
-		} else if (!strcmp(a, "--json")) {
-			o->json = true;
-		} else if (!strcmp(a, "-b") || !strcmp(a, "--batch")) {
-			o->batch = true;
-		} else if (!strcmp(a, "--stats")) {
-			o->stats = true;
-		} else if (!v) {
-			return usage_error("top", "option %s needs a value (or is unknown)", a);
-		} else if (!strcmp(a, "--proc")) {
-			if (o->nroots == MAX_ROOTS)
-				return usage_error("top", "at most %d --proc roots", MAX_ROOTS);
-			o->roots[o->nroots++] = v;
-			i++;
-		} else if (!strcmp(a, "-d") || !strcmp(a, "--delay")) {
-			o->delay = strtod(v, &end);
-			if (*end || end == v || !(o->delay >= 0) || o->delay > 86400)
-				return usage_error("top", "-d: bad interval '%s'", v);
-			i++;
-		} else if (!strcmp(a, "-n") || !strcmp(a, "--iterations")) {
-			o->iterations = strtol(v, &end, 10);
-			if (*end || end == v || o->iterations < 1)
-				return usage_error("top", "-n: bad count '%s'", v);
-			i++;
-		} else if (!strcmp(a, "--rescan")) {
-			o->rescan = strtod(v, &end);
-			if (*end || end == v || !(o->rescan >= 0))
-				return usage_error("top", "--rescan: bad interval '%s'", v);
-			i++;
-		} else if (!strcmp(a, "--clock-file")) {
-			if (load_clock(o, v))
-				return EXIT_USAGE;
-			i++;
-		} else {
-			top_usage();
-			return usage_error("top", "unknown option '%s'", a);
-		}
-	}
+	n = parse_options(argc, argv, &cmd, 0);
+	if (n < 0)
+		return n == PARSE_OPT_DONE ? n : EXIT_USAGE;
+	if (n)
+		return usage_error("top", "unexpected argument '%s' (see --help)", argv[0]);
 	if (!o->nroots)
 		o->roots[o->nroots++] = "/proc";
 	return 0;
@@ -528,7 +549,7 @@ int cmd_top(int argc, char **argv)
 
 	r = parse_opts(argc, argv, &o);
 	if (r)
-		return r;
+		return r == PARSE_OPT_DONE ? 0 : r;
 	out = malloc(sizeof(*out));
 	if (!out)
 		return EXIT_INPUT_ERROR;

@@ -27,6 +27,9 @@ int cmd_top(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 
+/* The one-line summary of verb @name (main.c's verb list), or NULL. */
+const char *command__summary(const char *name);
+
 /* Print "perf hwtrace <cmd>: <msg>" to stderr; returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

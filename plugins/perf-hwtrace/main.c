@@ -21,6 +21,8 @@ static const struct command commands[] = {
 	{ "stat", cmd_stat, "count sysfs PMU events system-wide" },
 };
 
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
 int usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
@@ -33,21 +35,56 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+static const struct command *find(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+const char *command__summary(const char *name)
+{
+	const struct command *c = find(name);
+
+	return c ? c->summary : NULL;
+}
+
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: perf hwtrace <command> [options]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	fprintf(f, " usage: perf hwtrace <command> [options]\n"
+		   "    or: perf hwtrace help <command>\n\ncommands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nSee 'man perf-hwtrace' or Documentation/perf-hwtrace.rst.\n");
+	fprintf(f, "\n'perf hwtrace <command> -h' lists a command's options; "
+		   "see also perf-hwtrace-<command>(1).\n");
+}
+
+/* `help VERB` is `VERB --help`: the verb's own table prints it. */
+static int help(const char *verb)
+{
+	const struct command *c = find(verb);
+	char *argv[] = { (char *)verb, (char *)"--help", NULL };
+
+	if (!c) {
+		fprintf(stderr, "perf hwtrace: unknown command '%s'\n", verb);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	return c->fn(2, argv);
 }
 
 int main(int argc, char **argv)
 {
+	const struct command *c;
+
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		if (argc > 2 && !strcmp(argv[1], "help"))
+			return help(argv[2]);
 		usage(stdout);
 		return 0;
 	}
@@ -55,9 +92,19 @@ int main(int argc, char **argv)
 		printf("perf-hwtrace " HWTRACE_VERSION "\n");
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--list-cmds")) {	/* for shell completion, as perf --list-cmds */
+		for (size_t i = 0; i < NCOMMANDS; i++)
+			printf("%s ", commands[i].name);
+		printf("help\n");
+		return 0;
+	}
+	if (!strcmp(argv[1], "--list-opts")) {
+		printf("--help --version --list-cmds --list-opts\n");
+		return 0;
+	}
+	c = find(argv[1]);
+	if (c)
+		return c->fn(argc - 1, argv + 1);
 	fprintf(stderr, "perf hwtrace: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

@@ -6,16 +6,6 @@
 #include "run.h"
 #include "sinks.h"
 
-unsigned split_list(char *s, const char **out, unsigned max)
-{
-	unsigned n = 0;
-	char *save = NULL;
-
-	for (char *tok = strtok_r(s, ",", &save); tok && n < max; tok = strtok_r(NULL, ",", &save))
-		out[n++] = tok;
-	return n;
-}
-
 static void count_record(void *ctx, const struct hwt_record *rec)
 {
 	uint64_t *n = ctx;
@@ -47,6 +37,7 @@ int run(struct cli *c, const struct run_args *a)
 		script_sink__init(&ss, &o, a->style, &sink);
 		ss.only = a->fields;
 		ss.nonly = a->nfields;
+		ss.only_type = a->fields_type;
 		break;
 	case RUN_DUMP:
 		dump_sink__init(&ds, &o, c->input, &c->diag.bytes, &sink);
@@ -59,6 +50,7 @@ int run(struct cli *c, const struct run_args *a)
 		sink = (struct hwt_sink){ .record = count_record, .ctx = &counted };
 		break;
 	}
+	cli__guard_sink(c, &sink);
 	if (a->raw_type)
 		ret = hwt_session__run_raw(c->input, &so, &sink, &c->diag);
 	else

@@ -19,6 +19,7 @@ enum run_mode {
  * @style:	RUN_SCRIPT: text, JSON or CSV
  * @fields:	RUN_SCRIPT: -F list (NULL: all)
  * @nfields:	its length
+ * @fields_type: RUN_SCRIPT: -F TYPE:..: @fields are for this type only
  * @stats:	RUN_REPORT: add perf report --stats style counts
  * @raw_type:	decode a plain payload file with this decoder
  */
@@ -27,14 +28,12 @@ struct run_args {
 	enum field_style style;
 	const char *const *fields;
 	unsigned nfields;
+	const struct hwt_record_type *fields_type;
 	bool stats;
 	const char *raw_type;
 };
 
 /* Run and return the exit status (0, 1 input errors). */
 int run(struct cli *c, const struct run_args *a);
-
-/* Split "a,b,c" into @out (at most @max); returns the count. Modifies @s. */
-unsigned split_list(char *s, const char **out, unsigned max);
 
 #endif

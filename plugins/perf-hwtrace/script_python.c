@@ -881,6 +881,7 @@ static int run_hook(struct cli *c, const char *script, int nargs, char **args)
 		run.keys[k] = PyUnicode_InternFromString(key_names[k]);
 	call_hook(&run, "trace_begin");
 	c->diag.file = c->input;
+	cli__guard_sink(c, &sink);
 	ret = hwt_session__run(c->input, &so, &sink, &c->diag);
 	call_hook(&run, "trace_end");
 	if (Py_FinalizeEx() < 0)
@@ -963,29 +964,18 @@ static int run_runner(struct cli *c, const char *script, int nargs, char **args)
 #endif /* HAVE_PYTHON */
 
 #ifndef HAVE_PYTHON
-int script_python__main(struct cli *c, int argc, char **argv, int i)
+int script_python__main(struct cli *c, const char *script, int nargs, char **args)
 {
-	const char *script;
-	char **args;
-	int nargs, ret;
+	char **argv = calloc((size_t)nargs + 2, sizeof(*argv));
+	int ret;
 
-	if (!strncmp(argv[i], "--script=", 9)) {
-		script = argv[i] + 9;
-	} else if (i + 1 < argc) {
-		script = argv[++i];
-	} else {
-		return usage_error("script", "-s needs a Python hook file");
-	}
-	/* sys.argv = [hook, everything after it] as perf script sets it */
-	nargs = argc - i;
-	args = calloc(nargs + 1, sizeof(*args));
-	if (!args)
+	if (!argv)
 		return EXIT_INPUT_ERROR;
-	args[0] = (char *)script;
-	for (int k = 1; k < nargs; k++)
-		args[k] = argv[i + k];
-	ret = run_runner(c, script, nargs, args);
-	free(args);
+	/* sys.argv = [hook, its arguments] as perf script sets it */
+	argv[0] = (char *)script;
+	memcpy(argv + 1, args, (size_t)nargs * sizeof(*argv));
+	ret = run_runner(c, script, nargs + 1, argv);
+	free(argv);
 	return ret;
 }
 #endif

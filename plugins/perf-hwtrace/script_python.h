@@ -9,16 +9,15 @@
 #include "cli.h"
 
 /**
- * script_python__main - run the hook named at argv[*i] (after "-s") or in
- * "--script=HOOK.py"
- * @c:		input and decoder options parsed so far
- * @argc:	argument count of the script command
- * @argv:	its arguments; everything after the hook's path goes to sys.argv
- * @i:		index of the "-s" / "--script" argument
+ * script_python__main - run the Python hook @script over the input
+ * @c:		input and decoder options
+ * @script:	the hook's path (checked to be a file by the caller)
+ * @nargs:	how many arguments the hook gets (what followed `--`)
+ * @args:	those arguments; sys.argv is [@script, @args...]
  *
  * Returns the exit status (0, 1 input or hook errors, 2 usage).
  */
-int script_python__main(struct cli *c, int argc, char **argv, int i);
+int script_python__main(struct cli *c, const char *script, int nargs, char **args);
 
 /* perf-hwtrace-python.so's entry point (dlsym'ed by script_python__main) */
 int script_python__run_hook(struct cli *c, const char *script, int nargs, char **args);

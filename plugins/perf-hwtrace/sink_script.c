@@ -4,9 +4,10 @@
 
 #include "sinks.h"
 
-static bool selected(const struct script_sink *s, const char *name)
+static bool selected(const struct script_sink *s, const struct hwt_record_type *t,
+		     const char *name)
 {
-	if (!s->nonly)
+	if (!s->nonly || (s->only_type && t != s->only_type))
 		return true;
 	for (unsigned i = 0; i < s->nonly; i++)
 		if (!strcmp(s->only[i], name))
@@ -21,7 +22,7 @@ static void csv_row(struct script_sink *s, const struct hwt_record *rec)
 	if (s->csv_type != t) {
 		out__puts(s->o, "type");
 		for (uint32_t i = 0; i < t->nfields; i++) {
-			if (!selected(s, t->fields[i].name))
+			if (!selected(s, t, t->fields[i].name))
 				continue;
 			out__putc(s->o, ',');
 			out__puts(s->o, t->fields[i].name);
@@ -31,7 +32,7 @@ static void csv_row(struct script_sink *s, const struct hwt_record *rec)
 	}
 	out__puts(s->o, t->name);
 	for (uint32_t i = 0; i < t->nfields; i++) {
-		if (!selected(s, t->fields[i].name))
+		if (!selected(s, t, t->fields[i].name))
 			continue;
 		out__putc(s->o, ',');
 		field_fmt__value(s->o, &t->fields[i], rec->data, FS_CSV);
@@ -42,19 +43,22 @@ static void csv_row(struct script_sink *s, const struct hwt_record *rec)
 static void on_record(void *ctx, const struct hwt_record *rec)
 {
 	struct script_sink *s = ctx;
+	unsigned nonly;
 
 	if (rec->type->kind != HWT_RK_DATA)
 		return;
 	s->records++;
+	/* -F TYPE:fields: other types keep all their fields */
+	nonly = s->only_type && rec->type != s->only_type ? 0 : s->nonly;
 	switch (s->style) {
 	case FS_JSON:
-		field_fmt__json(s->o, rec, s->only, s->nonly);
+		field_fmt__json(s->o, rec, s->only, nonly);
 		break;
 	case FS_CSV:
 		csv_row(s, rec);
 		break;
 	case FS_TEXT:
-		field_fmt__text(s->o, rec, s->only, s->nonly);
+		field_fmt__text(s->o, rec, s->only, nonly);
 		break;
 	}
 }

@@ -19,6 +19,7 @@ struct script_sink {
 	enum field_style style;
 	const char *const *only;	/* -F field list, or NULL for all */
 	unsigned nonly;
+	const struct hwt_record_type *only_type;	/* -F TYPE:..: the list is its */
 	const struct hwt_record_type *csv_type;	/* type of the last CSV header */
 	uint64_t records;
 };

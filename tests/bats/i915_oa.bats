@@ -206,6 +206,6 @@ PY
 	[ -n "$want" ]
 	[ "$got" = "$want" ]
 	run "$HWTRACE" synth --type i915-oa --gen 12.x -o "$T/bad.data"
-	[ "$status" -ne 0 ]
-	[[ "$output" == *"bad --gen '12.x'"* ]]
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--gen: '12.x' is not a graphics version"* ]]
 }

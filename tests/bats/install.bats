@@ -19,6 +19,12 @@ setup_file() {
 	[ -f "$P/lib/pkgconfig/libhwtrace.pc" ]
 	[ -f "$P/share/man/man1/perf-hwtrace.1" ]
 	man -l "$P/share/man/man1/perf-hwtrace.1" 2>/dev/null | grep -q "perf-hwtrace"
+	for verb in report script decode synth inject record top list stat; do
+		grep -q "^\.TH PERF-HWTRACE-${verb^^} 1" "$P/share/man/man1/perf-hwtrace-$verb.1"
+		man -l "$P/share/man/man1/perf-hwtrace-$verb.1" 2>/dev/null | grep -q -- "--help"
+	done
+	[ -f "$P/share/bash-completion/completions/perf-hwtrace" ]
+	[ "$(readlink "$P/share/bash-completion/completions/perf")" = perf-hwtrace ]
 }
 
 @test "perf finds the installed subcommand on PATH" {

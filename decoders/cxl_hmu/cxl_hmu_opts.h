@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cxl_hmu_opts.h - how CXL HMU option values are read, shared by the decoder
+ * (cxl_hmu.c) and the checks the CLI runs before any input (options.c), so
+ * the two can never disagree.
+ */
+#ifndef HWTRACE_CXL_HMU_OPTS_H
+#define HWTRACE_CXL_HMU_OPTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HMU_MAX_TOP		1000000
+
+/* Decimal or 0x hex option value no larger than @max. */
+bool hmu_opt_u64(const char *s, uint64_t max, uint64_t *out);
+
+#endif
