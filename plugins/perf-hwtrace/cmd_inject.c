@@ -19,6 +19,7 @@
 #include "hwtrace/tracepoint.h"
 #include "cli.h"
 #include "commands.h"
+#include "out.h"
 
 #define TP_SAMPLE_TYPE	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 			 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
@@ -458,7 +459,7 @@ int cmd_inject(int argc, char **argv)
 	if (hwt_writer__delete(in.w) < 0)
 		werror(&in, "close");
 	if (in.werr) {
-		fprintf(stderr, "perf hwtrace inject: writing %s: %s\n", out, strerror(in.werr));
+		out__path_failed(out, in.werr);
 		ret = 1;
 	}
 	fprintf(stderr, "inject: %llu samples injected, %llu records passed through",

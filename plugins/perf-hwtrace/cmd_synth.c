@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "out.h"
 #include "synth.h"
 
 /* One generator per line; a new device type adds one line here. */
@@ -203,10 +204,12 @@ int cmd_synth(int argc, char **argv)
 	}
 	ret = ops->write(w, &so) ? EXIT_INPUT_ERROR : 0;
 	if (hwt_writer__delete(w) < 0) {
-		fprintf(stderr, "perf hwtrace synth: %s: %s\n", out, strerror(errno));
+		out__path_failed(out, errno);
 		ret = EXIT_INPUT_ERROR;
 	}
-	if (so.manifest && (fflush(so.manifest) || ferror(so.manifest))) {
+	/* the manifest on stdout is checked by the exit path (out.h) */
+	if (so.manifest && so.manifest != stdout &&
+	    (fflush(so.manifest) || ferror(so.manifest))) {
 		fprintf(stderr, "perf hwtrace synth: %s: write error\n", manifest);
 		ret = EXIT_INPUT_ERROR;
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "out.h"
 
 static const struct command commands[] = {
 	{ "report", cmd_report, "summary per AUX stream; -D dumps records and decoded payloads" },
@@ -41,8 +42,10 @@ static void usage(FILE *f)
 	fprintf(f, "\nSee 'man perf-hwtrace' or Documentation/perf-hwtrace.rst.\n");
 }
 
+/* Every way out, return or exit(), passes out__setup()'s check of stdout. */
 int main(int argc, char **argv)
 {
+	out__setup(NULL);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -56,8 +59,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(argv[1], commands[i].name))
+		if (!strcmp(argv[1], commands[i].name)) {
+			out__setup(commands[i].name);
 			return commands[i].fn(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "perf hwtrace: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

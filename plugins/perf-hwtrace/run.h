@@ -19,6 +19,7 @@ enum run_mode {
  * @style:	RUN_SCRIPT: text, JSON or CSV
  * @fields:	RUN_SCRIPT: -F list (NULL: all)
  * @nfields:	its length
+ * @type:	RUN_SCRIPT: show only records of this type (-F TYPE:fields), or NULL
  * @stats:	RUN_REPORT: add perf report --stats style counts
  * @raw_type:	decode a plain payload file with this decoder
  */
@@ -27,6 +28,7 @@ struct run_args {
 	enum field_style style;
 	const char *const *fields;
 	unsigned nfields;
+	const char *type;
 	bool stats;
 	const char *raw_type;
 };

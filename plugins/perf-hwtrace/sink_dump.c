@@ -63,6 +63,19 @@ static void hex0x(struct out *o, uint64_t v)
 	out__hex(o, v, 0);
 }
 
+/* " label: value" pieces of a record's line */
+static void label_hex(struct out *o, const char *label, uint64_t v)
+{
+	out__puts(o, label);
+	hex0x(o, v);
+}
+
+static void label_s64(struct out *o, const char *label, int64_t v)
+{
+	out__puts(o, label);
+	out__s64(o, v);
+}
+
 static void details(struct dump_sink *s, const struct hwt_event *ev)
 {
 	struct out *o = s->o;
@@ -93,18 +106,12 @@ static void details(struct dump_sink *s, const struct hwt_event *ev)
 
 		if (ev->hdr->size < sizeof(*at))
 			break;
-		out__puts(o, " size: ");
-		hex0x(o, at->size);
-		out__puts(o, "  offset: ");
-		hex0x(o, at->offset);
-		out__puts(o, "  ref: ");
-		hex0x(o, at->reference);
-		out__puts(o, "  idx: ");
-		out__u64(o, at->idx);
-		out__puts(o, "  tid: ");
-		out__s64(o, (int32_t)at->tid);
-		out__puts(o, "  cpu: ");
-		out__s64(o, (int32_t)at->cpu);
+		label_hex(o, " size: ", at->size);
+		label_hex(o, "  offset: ", at->offset);
+		label_hex(o, "  ref: ", at->reference);
+		label_s64(o, "  idx: ", at->idx);
+		label_s64(o, "  tid: ", (int32_t)at->tid);
+		label_s64(o, "  cpu: ", (int32_t)at->cpu);
 		break;
 	}
 	case PERF_RECORD_AUX: {
@@ -112,12 +119,9 @@ static void details(struct dump_sink *s, const struct hwt_event *ev)
 
 		if (ev->hdr->size < sizeof(*a))
 			break;
-		out__puts(o, " offset: ");
-		hex0x(o, a->aux_offset);
-		out__puts(o, " size: ");
-		hex0x(o, a->aux_size);
-		out__puts(o, " flags: ");
-		hex0x(o, a->flags);
+		label_hex(o, " offset: ", a->aux_offset);
+		label_hex(o, " size: ", a->aux_size);
+		label_hex(o, " flags: ", a->flags);
 		out__puts(o, " [");
 		if (a->flags & PERF_AUX_FLAG_TRUNCATED)
 			out__putc(o, 'T');
@@ -187,10 +191,13 @@ static void on_chunk(void *ctx, const struct hwt_stream *st, const struct hwt_ch
 
 void dump_record(struct out *o, const struct hwt_record *rec)
 {
+	/* types without a dump_fmt: the script text line */
+	static struct field_views text = { .style = FS_TEXT };
+
 	if (rec->type->kind == HWT_RK_SUMMARY)
 		return;
 	if (!field_fmt__dump(o, rec))
-		field_fmt__text(o, rec, NULL, 0);
+		field_fmt__record(o, &text, rec);
 }
 
 static void on_record(void *ctx, const struct hwt_record *rec)
@@ -219,10 +226,6 @@ void dump_sink__init(struct dump_sink *s, struct out *o, const char *path,
 	s->o = o;
 	s->path = path;
 	s->bytes = bytes;
-	memset(sink, 0, sizeof(*sink));
-	sink->event = on_event;
-	sink->chunk = on_chunk;
-	sink->record = on_record;
-	sink->end = on_end;
-	sink->ctx = s;
+	*sink = (struct hwt_sink){ .event = on_event, .chunk = on_chunk, .record = on_record,
+				   .end = on_end, .ctx = s };
 }
