@@ -166,15 +166,30 @@ static void value(struct out *o, const struct hwt_field *f, const void *data,
 {
 	const char *p = (const char *)data + f->offset;
 
-	/* plain decimal scalars first: most of what script prints */
-	if (f->hint == HWT_FH_DEC && f->count <= 1 && !(f->flags & HWT_FF_SIGNED)) {
-		if (f->type == HWT_FT_U64) {
+	/* plain scalars first: most of what script prints */
+	if (f->count <= 1 && f->hint == HWT_FH_DEC) {
+		bool sign = f->flags & HWT_FF_SIGNED;
+
+		switch (f->type) {
+		case HWT_FT_U64:
+			if (sign)
+				break;
 			number(o, *(const uint64_t *)p, st);
 			return;
-		}
-		if (f->type == HWT_FT_U32) {
-			out__u64(o, *(const uint32_t *)p);
+		case HWT_FT_U32:
+			if (sign)
+				out__s64(o, *(const int32_t *)p);
+			else
+				out__u64(o, *(const uint32_t *)p);
 			return;
+		case HWT_FT_U8:
+			out__s64(o, sign ? *(const int8_t *)p : *(const uint8_t *)p);
+			return;
+		case HWT_FT_U16:
+			out__s64(o, sign ? *(const int16_t *)p : *(const uint16_t *)p);
+			return;
+		default:
+			break;
 		}
 	}
 	if (f->type == HWT_FT_STR) {

@@ -149,26 +149,10 @@ void out__setup(const char *name)
 	atexit(check_stdout);
 }
 
-void out__write(struct out *o, const void *p, size_t n)
+void out__write_slow(struct out *o, const void *p, size_t n)
 {
 	const char *s = p;
 
-	if (n <= sizeof(o->buf) - o->len) {
-		char *d = o->buf + o->len;
-
-		/* short strings (JSON keys, separators): two overlapping moves, no call */
-		if (n >= 8 && n <= 16) {
-			memcpy(d, s, 8);
-			memcpy(d + n - 8, s + n - 8, 8);
-		} else if (n >= 4 && n < 8) {
-			memcpy(d, s, 4);
-			memcpy(d + n - 4, s + n - 4, 4);
-		} else {
-			memcpy(d, s, n);
-		}
-		o->len += n;
-		return;
-	}
 	while (n) {
 		size_t room = sizeof(o->buf) - o->len;
 

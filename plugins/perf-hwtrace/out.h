@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct out {
 	int fd;
@@ -48,7 +49,7 @@ void out__write_error(int err);
  */
 void out__path_failed(const char *path, int err);
 void out__flush(struct out *o);
-void out__write(struct out *o, const void *p, size_t n);
+void out__write_slow(struct out *o, const void *p, size_t n);
 void out__puts(struct out *o, const char *s);
 void out__printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* decimal */
@@ -76,6 +77,32 @@ static inline void out__putc(struct out *o, char c)
 	if (o->len == sizeof(o->buf))
 		out__flush(o);
 	o->buf[o->len++] = c;
+}
+
+/* @n bytes; inline because sinks write many short pieces (keys, separators) */
+static inline void out__write(struct out *o, const void *p, size_t n)
+{
+	const char *s = p;
+	char *d = o->buf + o->len;
+
+	if (n > sizeof(o->buf) - o->len) {
+		out__write_slow(o, p, n);
+		return;
+	}
+	/* short strings: overlapping fixed-size moves, no call */
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n < 4) {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	} else {
+		memcpy(d, s, n);
+	}
+	o->len += n;
 }
 
 /* Largest integer every JSON reader holds exactly (IEEE doubles: 2^53). */

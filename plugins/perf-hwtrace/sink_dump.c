@@ -5,6 +5,7 @@
  * dump_fmt templates (for CXL HMU, byte-identical to the RFC perf tool).
  * Records are printed in file order; perf sorts kernel records by time.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "sinks.h"
@@ -63,17 +64,72 @@ static void hex0x(struct out *o, uint64_t v)
 	out__hex(o, v, 0);
 }
 
-/* " label: value" pieces of a record's line */
-static void label_hex(struct out *o, const char *label, uint64_t v)
+/* One " label: value" piece of a record's line, read from the record at @off. */
+struct dump_item {
+	const char *label;
+	size_t off;
+	uint8_t size;		/* 4 or 8 bytes */
+	char conv;		/* 'x': %#llx, 'u': decimal, 'd': signed decimal */
+};
+
+#define ITEM(st, memb, label, conv) \
+	{ label, offsetof(st, memb), sizeof(((st *)0)->memb), conv }
+
+static const struct dump_item auxtrace_items[] = {
+	ITEM(struct hwt_auxtrace, size, " size: ", 'x'),
+	ITEM(struct hwt_auxtrace, offset, "  offset: ", 'x'),
+	ITEM(struct hwt_auxtrace, reference, "  ref: ", 'x'),
+	ITEM(struct hwt_auxtrace, idx, "  idx: ", 'u'),
+	ITEM(struct hwt_auxtrace, tid, "  tid: ", 'd'),
+	ITEM(struct hwt_auxtrace, cpu, "  cpu: ", 'd'),
+	{ NULL },
+};
+
+static const struct dump_item aux_items[] = {
+	ITEM(struct hwt_aux, aux_offset, " offset: ", 'x'),
+	ITEM(struct hwt_aux, aux_size, " size: ", 'x'),
+	ITEM(struct hwt_aux, flags, " flags: ", 'x'),
+	{ NULL },
+};
+
+#undef ITEM
+
+static void dump_items(struct out *o, const void *rec, const struct dump_item *it)
 {
-	out__puts(o, label);
-	hex0x(o, v);
+	for (; it->label; it++) {
+		const char *p = (const char *)rec + it->off;
+		uint64_t v;
+
+		if (it->size == 8) {
+			memcpy(&v, p, 8);
+		} else {
+			int32_t v32;
+
+			memcpy(&v32, p, 4);	/* tid, cpu: -1 is "any" */
+			v = it->conv == 'd' ? (uint64_t)(int64_t)v32 : (uint32_t)v32;
+		}
+		out__puts(o, it->label);
+		if (it->conv == 'x')
+			hex0x(o, v);
+		else if (it->conv == 'u')
+			out__u64(o, v);
+		else
+			out__s64(o, (int64_t)v);
+	}
 }
 
-static void label_s64(struct out *o, const char *label, int64_t v)
+/* " offset: .. size: .. flags: .. [TOP]" */
+static void aux_details(struct out *o, const struct hwt_aux *a)
 {
-	out__puts(o, label);
-	out__s64(o, v);
+	dump_items(o, a, aux_items);
+	out__puts(o, " [");
+	if (a->flags & PERF_AUX_FLAG_TRUNCATED)
+		out__putc(o, 'T');
+	if (a->flags & PERF_AUX_FLAG_OVERWRITE)
+		out__putc(o, 'O');
+	if (a->flags & PERF_AUX_FLAG_PARTIAL)
+		out__putc(o, 'P');
+	out__putc(o, ']');
 }
 
 static void details(struct dump_sink *s, const struct hwt_event *ev)
@@ -101,37 +157,14 @@ static void details(struct dump_sink *s, const struct hwt_event *ev)
 		}
 		break;
 	}
-	case HWT_REC_AUXTRACE: {
-		const struct hwt_auxtrace *at = (const void *)ev->hdr;
-
-		if (ev->hdr->size < sizeof(*at))
-			break;
-		label_hex(o, " size: ", at->size);
-		label_hex(o, "  offset: ", at->offset);
-		label_hex(o, "  ref: ", at->reference);
-		label_s64(o, "  idx: ", at->idx);
-		label_s64(o, "  tid: ", (int32_t)at->tid);
-		label_s64(o, "  cpu: ", (int32_t)at->cpu);
+	case HWT_REC_AUXTRACE:
+		if (ev->hdr->size >= sizeof(struct hwt_auxtrace))
+			dump_items(o, ev->hdr, auxtrace_items);
 		break;
-	}
-	case PERF_RECORD_AUX: {
-		const struct hwt_aux *a = (const void *)ev->hdr;
-
-		if (ev->hdr->size < sizeof(*a))
-			break;
-		label_hex(o, " offset: ", a->aux_offset);
-		label_hex(o, " size: ", a->aux_size);
-		label_hex(o, " flags: ", a->flags);
-		out__puts(o, " [");
-		if (a->flags & PERF_AUX_FLAG_TRUNCATED)
-			out__putc(o, 'T');
-		if (a->flags & PERF_AUX_FLAG_OVERWRITE)
-			out__putc(o, 'O');
-		if (a->flags & PERF_AUX_FLAG_PARTIAL)
-			out__putc(o, 'P');
-		out__putc(o, ']');
+	case PERF_RECORD_AUX:
+		if (ev->hdr->size >= sizeof(struct hwt_aux))
+			aux_details(o, (const void *)ev->hdr);
 		break;
-	}
 	default:
 		break;
 	}
