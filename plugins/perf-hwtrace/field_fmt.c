@@ -317,23 +317,16 @@ static unsigned view_fields(const struct field_views *v, const struct hwt_record
 	return n;
 }
 
-/* The text before column @f's value in @style. */
+/* The text before column @f's value in @style: `,"name":`, ` name=` or `,`. */
 static void view_key(struct out *tmp, enum field_style style, const struct hwt_field *f)
 {
-	switch (style) {
-	case FS_JSON:
-		out__putc(tmp, ',');
+	out__putc(tmp, style == FS_TEXT ? ' ' : ',');
+	if (style == FS_JSON) {
 		out__json_str(tmp, f->name);
 		out__putc(tmp, ':');
-		break;
-	case FS_TEXT:
-		out__putc(tmp, ' ');
+	} else if (style == FS_TEXT) {
 		out__puts(tmp, f->name);
 		out__putc(tmp, '=');
-		break;
-	case FS_CSV:
-		out__putc(tmp, ',');
-		break;
 	}
 }
 

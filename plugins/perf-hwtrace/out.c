@@ -118,19 +118,18 @@ static void check_stdout(void)
  */
 static void hold_std_fds(void)
 {
-	if (fcntl(STDOUT_FILENO, F_GETFD) < 0 && errno == EBADF) {
-		int fd = open("/dev/null", O_RDONLY);
+	static const struct { int fd, flags; } std[] = {
+		{ STDOUT_FILENO, O_RDONLY }, { STDERR_FILENO, O_WRONLY },
+	};
 
-		if (fd >= 0 && fd != STDOUT_FILENO) {
-			dup2(fd, STDOUT_FILENO);
-			close(fd);
-		}
-	}
-	if (fcntl(STDERR_FILENO, F_GETFD) < 0 && errno == EBADF) {
-		int fd = open("/dev/null", O_WRONLY);
+	for (size_t i = 0; i < sizeof(std) / sizeof(std[0]); i++) {
+		int fd;
 
-		if (fd >= 0 && fd != STDERR_FILENO) {
-			dup2(fd, STDERR_FILENO);
+		if (fcntl(std[i].fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		fd = open("/dev/null", std[i].flags);	/* the lowest free fd: often std[i].fd */
+		if (fd >= 0 && fd != std[i].fd) {
+			dup2(fd, std[i].fd);
 			close(fd);
 		}
 	}
