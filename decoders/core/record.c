@@ -27,13 +27,15 @@ uint64_t hwt_field__u64(const struct hwt_field *f, const void *data, uint32_t i)
 {
 	const void *p = field_ptr(f, data);
 
+	bool sign = f->flags & HWT_FF_SIGNED;
+
 	switch (f->type) {
 	case HWT_FT_U8:
-		return ((const uint8_t *)p)[i];
+		return sign ? (uint64_t)((const int8_t *)p)[i] : ((const uint8_t *)p)[i];
 	case HWT_FT_U16:
-		return ((const uint16_t *)p)[i];
+		return sign ? (uint64_t)((const int16_t *)p)[i] : ((const uint16_t *)p)[i];
 	case HWT_FT_U32:
-		return ((const uint32_t *)p)[i];
+		return sign ? (uint64_t)((const int32_t *)p)[i] : ((const uint32_t *)p)[i];
 	case HWT_FT_U64:
 	case HWT_FT_S64:
 		return ((const uint64_t *)p)[i];

@@ -72,7 +72,8 @@ struct hmu_state {
 /* --- record types ---------------------------------------------------------- */
 
 static const struct hwt_field unit_fields[] = {
-	HWT_FIELD(struct hwt_cxl_hmu_unit, cpu, HWT_FT_U32, HWT_FH_DEC),
+	{ .name = "cpu", .type = HWT_FT_U32, .offset = offsetof(struct hwt_cxl_hmu_unit, cpu),
+	  .flags = HWT_FF_SIGNED },	/* -1: unknown */
 	HWT_FIELD(struct hwt_cxl_hmu_unit, time, HWT_FT_U64, HWT_FH_DEC),
 	HWT_FIELD(struct hwt_cxl_hmu_unit, pmu, HWT_FT_STR, HWT_FH_DEC),
 	HWT_FIELD(struct hwt_cxl_hmu_unit, unit, HWT_FT_U64, HWT_FH_DEC),
@@ -94,7 +95,8 @@ const struct hwt_record_type hwt_rt_cxl_hmu_unit = {
 };
 
 static const struct hwt_field packet_fields[] = {
-	HWT_FIELD(struct hwt_cxl_hmu_packet, cpu, HWT_FT_U32, HWT_FH_DEC),
+	{ .name = "cpu", .type = HWT_FT_U32, .offset = offsetof(struct hwt_cxl_hmu_packet, cpu),
+	  .flags = HWT_FF_SIGNED },	/* -1: unknown */
 	HWT_FIELD(struct hwt_cxl_hmu_packet, units, HWT_FT_U32, HWT_FH_DEC),
 	HWT_FIELD(struct hwt_cxl_hmu_packet, counter_width, HWT_FT_U32, HWT_FH_DEC),
 	HWT_FIELD(struct hwt_cxl_hmu_packet, hdr0, HWT_FT_U64, HWT_FH_HEX),

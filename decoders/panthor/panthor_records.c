@@ -20,7 +20,7 @@ static const struct hwt_field block_fields[] = {
 	HWT_FIELD(BLK, sample, HWT_FT_U64, HWT_FH_DEC),
 	HWT_FIELD(BLK, timestamp_start_ns, HWT_FT_U64, HWT_FH_DEC),
 	HWT_FIELD(BLK, timestamp_end_ns, HWT_FT_U64, HWT_FH_DEC),
-	HWT_FIELD(BLK, user_data, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(BLK, user_data, HWT_FT_U64, HWT_FH_HEX),	/* as the sample's */
 	HWT_FIELD_FLAGS(BLK, flags, HWT_FT_U32, flag_names),
 	HWT_FIELD_ENUM(BLK, block_type, HWT_FT_U32, hwt_panthor_kind_names),
 	HWT_FIELD(BLK, block_idx, HWT_FT_U32, HWT_FH_DEC),

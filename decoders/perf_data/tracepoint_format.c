@@ -81,13 +81,13 @@ static void field_decl(struct text *x, const struct hwt_field *f, uint32_t off)
 
 	switch (hwt_tp__kind(f)) {
 	case HWT_TP_NUM:
-		text_add(x, "\tfield:%s %s;", f->type == HWT_FT_S64 ? "s64" : "u64", f->name);
+		text_add(x, "\tfield:%s %s;", hwt_field__is_signed(f) ? "s64" : "u64", f->name);
 		break;
 	default:
 		text_add(x, "\tfield:__data_loc char[] %s;", f->name);
 		break;
 	}
-	text_add(x, "\toffset:%u;\tsize:%u;\tsigned:%d;\n", off, size, f->type == HWT_FT_S64);
+	text_add(x, "\toffset:%u;\tsize:%u;\tsigned:%d;\n", off, size, hwt_field__is_signed(f));
 }
 
 /* The conversion of a field in "print fmt:". */
@@ -100,7 +100,7 @@ static void field_conv(struct text *x, const struct hwt_field *f)
 		else if (f->hint == HWT_FH_ENUM || f->hint == HWT_FH_FLAGS)
 			text_add(x, "%%s");
 		else
-			text_add(x, f->type == HWT_FT_S64 ? "%%lld" : "%%llu");
+			text_add(x, hwt_field__is_signed(f) ? "%%lld" : "%%llu");
 		break;
 	default:
 		text_add(x, "%%s");
@@ -190,7 +190,7 @@ size_t hwt_tp__text(const struct hwt_field *f, const void *data, char *buf, size
 
 		if (f->hint == HWT_FH_HEX)
 			text_add(&x, "%s0x%llx", i ? "," : "", v);
-		else if (f->type == HWT_FT_S64)
+		else if (hwt_field__is_signed(f))
 			text_add(&x, "%s%lld", i ? "," : "", (long long)v);
 		else
 			text_add(&x, "%s%llu", i ? "," : "", v);

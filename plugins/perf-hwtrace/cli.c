@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "hwtrace/device.h"
 
@@ -213,7 +214,8 @@ static void guard_check(void)
 		if (!taken) {
 			usage_error(c->cmd, "--%s is not an option of the input's device (%s)",
 				    key, names);
-			exit(EXIT_USAGE);
+			/* a usage error prints no output: drop what -D buffered so far */
+			_exit(EXIT_USAGE);
 		}
 	}
 }

@@ -22,6 +22,7 @@
 #include "hwtrace/tracepoint.h"
 #include "cli.h"
 #include "commands.h"
+#include "out.h"
 
 struct inject {
 	struct cli c;
@@ -384,7 +385,7 @@ int cmd_inject(int argc, char **argv)
 	if (hwt_writer__delete(in.w) < 0)
 		werror(&in, "close");
 	if (in.werr) {
-		fprintf(stderr, "perf hwtrace inject: writing %s: %s\n", out, strerror(in.werr));
+		out__path_failed(out, in.werr);
 		ret = 1;
 	}
 	fprintf(stderr, "inject: %llu samples injected, %llu records passed through",

@@ -27,9 +27,14 @@ static bool match(const char *glob, const char *pmu, const char *ev)
 	return !fnmatch(glob, ev, 0) || !fnmatch(glob, full, 0);
 }
 
+/* sysfs strings are escaped for the terminal: at most 4 bytes each per byte */
+#define ESC_MAX 1024
+#define ESC(buf, s) out__escape(buf, sizeof(buf), s)
+
 static void list_pmu(struct out *o, struct hwt_pmu *pmu, const char *glob)
 {
 	const char *name = hwt_pmu__name(pmu);
+	char ename[ESC_MAX], e1[ESC_MAX], e2[ESC_MAX];
 	bool all = match(glob, name, NULL);
 	bool generic = hwt_pmu__type(pmu) == PERF_TYPE_SOFTWARE ||
 		       hwt_pmu__type(pmu) == PERF_TYPE_HARDWARE;
@@ -45,15 +50,16 @@ static void list_pmu(struct out *o, struct hwt_pmu *pmu, const char *glob)
 	}
 	if (!all && !nev)
 		return;
-	out__printf(o, "%s (type %u%s%s%s)\n", name, hwt_pmu__type(pmu),
-		    *hwt_pmu__cpumask(pmu) ? ", cpus " : "", hwt_pmu__cpumask(pmu),
+	ESC(ename, name);
+	out__printf(o, "%s (type %u%s%s%s)\n", ename, hwt_pmu__type(pmu),
+		    *hwt_pmu__cpumask(pmu) ? ", cpus " : "", ESC(e1, hwt_pmu__cpumask(pmu)),
 		    hwt_pmu__counting_only(pmu) ? ", counting only, system-wide" : "");
 	if (all && hwt_pmu__nterms(pmu)) {
 		out__puts(o, "  terms:\n");
 		for (int i = 0; i < hwt_pmu__nterms(pmu); i++) {
 			const char *spec, *t = hwt_pmu__term(pmu, i, &spec);
 
-			out__printf(o, "    %-28s %s\n", t, spec);
+			out__printf(o, "    %-28s %s\n", ESC(e1, t), ESC(e2, spec));
 		}
 	}
 	if (nev)
@@ -67,11 +73,11 @@ static void list_pmu(struct out *o, struct hwt_pmu *pmu, const char *glob)
 		if (!all && !match(glob, name, ev))
 			continue;
 		snprintf(full, sizeof(full), "%s/%s/", name, ev);
-		out__printf(o, "    %-40s %s", full, val);
+		out__printf(o, "    %-40s %s", ESC(e1, full), ESC(e2, val));
 		if (unit)
-			out__printf(o, "  unit=%s", unit);
+			out__printf(o, "  unit=%s", ESC(e1, unit));
 		if (scale)
-			out__printf(o, "  scale=%s", scale);
+			out__printf(o, "  scale=%s", ESC(e1, scale));
 		out__putc(o, '\n');
 	}
 	for (int i = 0; generic && hwt_event__generic_at(i, NULL, NULL); i++) {
@@ -83,7 +89,7 @@ static void list_pmu(struct out *o, struct hwt_pmu *pmu, const char *glob)
 		if (type != hwt_pmu__type(pmu) || (!all && !match(glob, name, ev)))
 			continue;
 		snprintf(full, sizeof(full), "%s/%s/", name, ev);
-		out__printf(o, "    %-40s config=%#llx (generic: %s)\n", full,
+		out__printf(o, "    %-40s config=%#llx (generic: %s)\n", ESC(e1, full),
 			    (unsigned long long)cfg, ev);
 	}
 }
@@ -117,12 +123,7 @@ int cmd_list(int argc, char **argv)
 			sysfs);
 		return EXIT_INPUT_ERROR;
 	}
-	o = malloc(sizeof(*o));
-	if (!o) {
-		hwt_pmu__list_free(names, n);
-		return EXIT_INPUT_ERROR;
-	}
-	out__init(o, STDOUT_FILENO);
+	o = out__stdout();
 	for (int i = 0; i < n; i++) {
 		struct hwt_pmu *pmu = hwt_pmu__new_sysfs_err(sysfs, names[i], err, sizeof(err));
 
@@ -136,7 +137,6 @@ int cmd_list(int argc, char **argv)
 		hwt_pmu__delete(pmu);
 	}
 	out__flush(o);
-	free(o);
 	hwt_pmu__list_free(names, n);
 	return ret;
 }

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 
 #include "commands.h"
+#include "out.h"
 #include "parse_options.h"
 #include "pmu/pmu_internal.h"
 #include "record_state.h"
@@ -528,8 +529,7 @@ int cmd_record(int argc, char **argv)
 	ret = write_head(&s, argc, argv);
 	if (ret) {
 		if (ret == -1)
-			fprintf(stderr, "perf hwtrace record: %s: %s\n", s.o.output,
-				strerror(errno));
+			out__path_failed(s.o.output, errno);
 		ret = 1;
 		hwt_writer__delete(s.w);
 		goto out;
@@ -539,12 +539,11 @@ int cmd_record(int argc, char **argv)
 			rec_event__enable(&s.ev[e], true);
 	ret = 0;
 	if (release_cmd(&s) || record_loop(&s)) {
-		fprintf(stderr, "perf hwtrace record: writing %s: %s\n", s.o.output,
-			strerror(errno));
+		out__path_failed(s.o.output, errno);
 		ret = 1;
 	}
 	if (hwt_writer__delete(s.w) < 0) {
-		fprintf(stderr, "perf hwtrace record: %s: %s\n", s.o.output, strerror(errno));
+		out__path_failed(s.o.output, errno);
 		ret = 1;
 	}
 	print_summary(&s.o, &s.st, s.nrings);

@@ -25,6 +25,7 @@
 #include <linux/perf_event.h>
 
 #include "commands.h"
+#include "out.h"
 #include "parse_options.h"
 #include "pmu/pmu_internal.h"
 
@@ -138,7 +139,11 @@ static void print_counts(struct stat_event *evs, int nev, const char *sep, doubl
 			       evs[i].scaled ? "  (scaled: multiplexed)" : "");
 		}
 	}
-	fflush(stdout);
+	/* a lost write ends the count; the exit path (out.h) says why */
+	if (fflush(stdout) == EOF) {
+		out__stdout_failed(errno);
+		stat_stop = 1;
+	}
 }
 
 static int check_mode(struct stat_event *ev, bool system_wide)

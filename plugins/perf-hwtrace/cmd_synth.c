@@ -20,6 +20,7 @@
 #include "hwtrace/device.h"
 
 #include "commands.h"
+#include "out.h"
 #include "parse_options.h"
 #include "hwtrace/synth.h"
 
@@ -249,10 +250,11 @@ int cmd_synth(int argc, char **argv)
 	}
 	ret = hwt_synth__write(dev, w, &so, &diag) ? EXIT_INPUT_ERROR : 0;
 	if (hwt_writer__delete(w) < 0) {
-		fprintf(stderr, "perf hwtrace synth: %s: %s\n", out, strerror(errno));
+		out__path_failed(out, errno);
 		ret = EXIT_INPUT_ERROR;
 	}
-	if (mf && (fflush(mf) || ferror(mf))) {
+	/* the manifest on stdout is checked by the exit path (out.h) */
+	if (mf && mf != stdout && (fflush(mf) || ferror(mf))) {
 		fprintf(stderr, "perf hwtrace synth: %s: write error\n", manifest);
 		ret = EXIT_INPUT_ERROR;
 	}

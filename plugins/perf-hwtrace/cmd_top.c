@@ -12,6 +12,7 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,27 +161,10 @@ static inline void put(struct out *o, const char *s, size_t n)
 /* A string literal: its length is known at compile time (out__puts() runs strlen). */
 #define PUT_LIT(o, s) put(o, s, sizeof(s) - 1)
 
-/* A JSON string; names and comms rarely need escapes, out__json_str() does those. */
-static void put_str(struct out *o, const char *s)
-{
-	size_t n = 0;
-
-	while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20)
-		n++;
-	if (s[n] || n + 2 > sizeof(o->buf) - o->len) {
-		out__json_str(o, s);
-		return;
-	}
-	o->buf[o->len] = '"';
-	memcpy(o->buf + o->len + 1, s, n);
-	o->buf[o->len + n + 1] = '"';
-	o->len += n + 2;
-}
-
 static void json_u64_or_null(struct out *o, bool have, uint64_t v)
 {
 	if (have)
-		out__u64(o, v);
+		out__json_u64(o, v);
 	else
 		PUT_LIT(o, "null");
 }
@@ -209,21 +193,22 @@ static void json_pct(struct out *o, double x)
 static void json_engine(struct out *o, const struct hwt_drm_engine *e,
 			const struct hwt_drm_util *u)
 {
-	put_str(o, e->name);
+	/* the counters a driver gives, in the order of enum hwt_drm_have's bits */
+#define NUM(bit, key, memb) { bit, key, sizeof(key) - 1, offsetof(struct hwt_drm_engine, memb) }
+	static const struct { unsigned bit; const char *key; size_t len, off; } nums[] = {
+		NUM(HWT_DRM_HAVE_NS, "\"busy_ns\":", busy_ns),
+		NUM(HWT_DRM_HAVE_CYCLES, "\"cycles\":", cycles),
+		NUM(HWT_DRM_HAVE_TOTAL, "\"total_cycles\":", total_cycles),
+	};
+#undef NUM
+
+	out__json_str(o, e->name);
 	PUT_LIT(o, ":{");
-	if (e->have & HWT_DRM_HAVE_NS) {
-		PUT_LIT(o, "\"busy_ns\":");
-		out__u64(o, e->busy_ns);
-		out__putc(o, ',');
-	}
-	if (e->have & HWT_DRM_HAVE_CYCLES) {
-		PUT_LIT(o, "\"cycles\":");
-		out__u64(o, e->cycles);
-		out__putc(o, ',');
-	}
-	if (e->have & HWT_DRM_HAVE_TOTAL) {
-		PUT_LIT(o, "\"total_cycles\":");
-		out__u64(o, e->total_cycles);
+	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
+		if (!(e->have & nums[i].bit))
+			continue;
+		put(o, nums[i].key, nums[i].len);
+		out__json_u64(o, *(const uint64_t *)((const char *)e + nums[i].off));
 		out__putc(o, ',');
 	}
 	PUT_LIT(o, "\"capacity\":");
@@ -254,12 +239,12 @@ static void json_client(struct out *o, const struct drm_client *cl)
 		out__s64(o, cl->pids[i]);
 	}
 	PUT_LIT(o, "],\"comm\":");
-	put_str(o, cl->comm);
+	out__json_str(o, cl->comm);
 	PUT_LIT(o, ",\"driver\":");
-	put_str(o, fi->driver);
+	out__json_str(o, fi->driver);
 	PUT_LIT(o, ",\"pdev\":");
 	if (fi->pdev)
-		put_str(o, fi->pdev);
+		out__json_str(o, fi->pdev);
 	else
 		PUT_LIT(o, "null");
 	PUT_LIT(o, ",\"client_id\":");
@@ -276,7 +261,7 @@ static void json_client(struct out *o, const struct drm_client *cl)
 
 		if (i)
 			out__putc(o, ',');
-		put_str(o, r->name);
+		out__json_str(o, r->name);
 		out__putc(o, ':');
 		for (int m = 0; m < HWT_DRM_MEM_N; m++) {
 			put(o, mem_keys[m].s, mem_keys[m].n);
@@ -306,21 +291,27 @@ static void human_bytes(char *buf, size_t n, uint64_t v)
 static void text_client(struct out *o, const struct drm_client *cl)
 {
 	const struct hwt_drm_fdinfo *fi = &cl->cur;
-	char pids[64] = "", mem[32];
+	/* names come from other processes and drivers: escaped (out__escape) */
+	char pids[64] = "", mem[32], comm[4 * sizeof(cl->comm)], drv[128], pdev[128];
 	int off = 0;
 
 	for (int i = 0; i < cl->npids && off < (int)sizeof(pids) - 12; i++)
 		off += snprintf(pids + off, sizeof(pids) - off, "%s%d", i ? "," : "",
 				cl->pids[i]);
-	out__printf(o, "%-12s %-15s %-8s %-12s %6llu ", pids, cl->comm, fi->driver,
-		    fi->pdev ? fi->pdev : "-", (unsigned long long)cl->client_id);
+	out__printf(o, "%-12s %-15s %-8s %-12s %6llu ", pids,
+		    out__escape(comm, sizeof(comm), cl->comm),
+		    out__escape(drv, sizeof(drv), fi->driver),
+		    fi->pdev ? out__escape(pdev, sizeof(pdev), fi->pdev) : "-",
+		    (unsigned long long)cl->client_id);
 	for (uint32_t i = 0; i < fi->nengines; i++) {
 		const struct hwt_drm_util *u = &cl->util[i];
 
+		out__putc(o, ' ');
+		out__text_str(o, fi->engines[i].name);
 		if (u->src == HWT_DRM_UTIL_NONE)
-			out__printf(o, " %s:-", fi->engines[i].name);
+			out__puts(o, ":-");
 		else	/* clamp for display only */
-			out__printf(o, " %s:%.1f%%", fi->engines[i].name,
+			out__printf(o, ":%.1f%%",
 				    u->percent < 0 ? 0 : u->percent > 100 ? 100 : u->percent);
 	}
 	out__puts(o, " |");
@@ -330,7 +321,9 @@ static void text_client(struct out *o, const struct drm_client *cl)
 		if (!(r->have & (1u << HWT_DRM_MEM_RESIDENT)))
 			continue;
 		human_bytes(mem, sizeof(mem), r->bytes[HWT_DRM_MEM_RESIDENT]);
-		out__printf(o, " %s:%s", r->name, mem);
+		out__putc(o, ' ');
+		out__text_str(o, r->name);
+		out__printf(o, ":%s", mem);
 	}
 	out__putc(o, '\n');
 }
@@ -550,14 +543,10 @@ int cmd_top(int argc, char **argv)
 	r = parse_opts(argc, argv, &o);
 	if (r)
 		return r == PARSE_OPT_DONE ? 0 : r;
-	out = malloc(sizeof(*out));
-	if (!out)
-		return EXIT_INPUT_ERROR;
-	out__init(out, STDOUT_FILENO);
+	out = out__stdout();
 	tty = !o.json && !o.batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	signal(SIGPIPE, SIG_IGN);
 	if (tty && !tcgetattr(STDIN_FILENO, &saved_tio)) {
 		struct termios t = saved_tio;
 
@@ -615,6 +604,5 @@ int cmd_top(int argc, char **argv)
 		print_cost(&c, &cost);
 	drm_clients__exit(&c);
 	free(o.clock_vals);
-	free(out);
 	return ret;
 }

@@ -18,6 +18,14 @@ static const char *enum_name(const struct hwt_field *f, uint64_t v)
 	return v < f->nnames && f->names[v] ? f->names[v] : NULL;
 }
 
+static inline void number(struct out *o, uint64_t v, enum field_style st)
+{
+	if (st == FS_JSON)
+		out__json_u64(o, v);
+	else
+		out__u64(o, v);
+}
+
 static void scalar(struct out *o, const struct hwt_field *f, uint64_t v, enum field_style st)
 {
 	const char *name;
@@ -34,55 +42,60 @@ static void scalar(struct out *o, const struct hwt_field *f, uint64_t v, enum fi
 		}
 		break;		/* unknown value: show the number */
 	case HWT_FH_HEX:
-		if (st != FS_JSON) {
-			out__puts(o, "0x");
-			out__hex(o, v, 0);
-			return;
-		}
-		break;
+		if (st == FS_JSON)
+			out__putc(o, '"');
+		out__puts(o, "0x");
+		out__hex(o, v, 0);
+		if (st == FS_JSON)
+			out__putc(o, '"');
+		return;
 	default:
 		break;
 	}
-	if (f->type == HWT_FT_S64)
-		out__s64(o, (int64_t)v);
-	else if (f->type == HWT_FT_BOOL && st == FS_JSON)
+	if (hwt_field__is_signed(f) && (int64_t)v < 0) {
+		out__putc(o, '-');
+		number(o, -v, st);
+	} else if (f->type == HWT_FT_BOOL && st == FS_JSON) {
 		out__puts(o, v ? "true" : "false");
-	else
-		out__u64(o, v);
+	} else {
+		number(o, v, st);
+	}
+}
+
+/* JSON wraps a list in @open/@close; text and CSV do not. */
+static inline void wrap(struct out *o, enum field_style st, char c)
+{
+	if (st == FS_JSON)
+		out__putc(o, c);
+}
+
+static inline char list_sep(enum field_style st)
+{
+	return st == FS_CSV ? ';' : ',';
 }
 
 static void flags(struct out *o, const struct hwt_field *f, uint64_t v, enum field_style st)
 {
-	const char *sep = st == FS_JSON ? "," : st == FS_CSV ? ";" : ",";
 	bool first = true;
 
-	if (st == FS_JSON)
-		out__putc(o, '[');
+	wrap(o, st, '[');
 	for (; v; v &= v - 1) {
 		unsigned bit = __builtin_ctzll(v);
-		const char *name;
+		const char *name = bit < f->nnames ? f->names[bit] : NULL;
 
 		if (!first)
-			out__puts(o, sep);
+			out__putc(o, list_sep(st));
 		first = false;
-		name = bit < f->nnames ? f->names[bit] : NULL;
-		if (st == FS_JSON) {
-			if (name) {
-				out__json_str(o, name);
-			} else {
-				out__puts(o, "\"bit");
-				out__u64(o, bit);
-				out__putc(o, '"');
-			}
-		} else if (name) {
+		wrap(o, st, '"');
+		if (name) {
 			out__puts(o, name);
 		} else {
 			out__puts(o, "bit");
 			out__u64(o, bit);
 		}
+		wrap(o, st, '"');
 	}
-	if (st == FS_JSON)
-		out__putc(o, ']');
+	wrap(o, st, ']');
 }
 
 static void kv(struct out *o, const struct hwt_field *f, const void *data, enum field_style st)
@@ -90,11 +103,10 @@ static void kv(struct out *o, const struct hwt_field *f, const void *data, enum 
 	const struct hwt_kv *kvs = *(const struct hwt_kv *const *)((const char *)data + f->offset);
 	uint32_t n = hwt_field__len(f, data);
 
-	if (st == FS_JSON)
-		out__putc(o, '{');
+	wrap(o, st, '{');
 	for (uint32_t i = 0; i < n; i++) {
 		if (i)
-			out__putc(o, st == FS_CSV ? ';' : ',');
+			out__putc(o, list_sep(st));
 		if (st == FS_JSON) {
 			out__json_str(o, kvs[i].key);
 			out__putc(o, ':');
@@ -102,215 +114,303 @@ static void kv(struct out *o, const struct hwt_field *f, const void *data, enum 
 			out__puts(o, kvs[i].key);
 			out__putc(o, '=');
 		}
-		out__u64(o, kvs[i].val);
+		number(o, kvs[i].val, st);
 	}
-	if (st == FS_JSON)
-		out__putc(o, '}');
+	wrap(o, st, '}');
 }
 
-/* The elements of a u64 array shown as plain decimals (the common case), or NULL. */
-static const uint64_t *u64_array(const struct hwt_field *f, const void *data,
+/*
+ * The elements of a decimal u64 array when they can be written as a plain
+ * list (the common case, and the hot one: OA counters), else NULL.
+ */
+static const uint64_t *u64_array(const struct hwt_field *f, const void *data, uint32_t n,
 				 enum field_style st)
 {
 	const char *p = (const char *)data + f->offset;
+	const uint64_t *v;
+	uint64_t any = 0;
 
-	if (f->hint != HWT_FH_DEC && !(f->hint == HWT_FH_HEX && st == FS_JSON))
+	if (f->hint != HWT_FH_DEC || hwt_field__is_signed(f))
 		return NULL;
 	if (f->type == HWT_FT_U64_VEC)
-		return *(const uint64_t *const *)p;
-	if (f->type == HWT_FT_U64 && f->count > 1)
-		return (const uint64_t *)p;
-	return NULL;
+		v = *(const uint64_t *const *)p;
+	else if (f->type == HWT_FT_U64 && f->count > 1)
+		v = (const uint64_t *)p;
+	else
+		return NULL;
+	if (st != FS_JSON)
+		return v;
+	for (uint32_t i = 0; i < n; i++)
+		any |= v[i];
+	return any < OUT_JSON_EXACT ? v : NULL;
+}
+
+static void string(struct out *o, const struct hwt_field *f, const void *data,
+		   enum field_style st)
+{
+	const char *s = *(const char *const *)((const char *)data + f->offset);
+
+	if (!s)
+		s = "";
+	if (st == FS_JSON)
+		out__json_str(o, s);
+	else if (st == FS_CSV)
+		out__csv_str(o, s);
+	else
+		out__text_str(o, s);
+}
+
+/* field_fmt__value() of a present field */
+static void value(struct out *o, const struct hwt_field *f, const void *data,
+		  enum field_style st)
+{
+	const char *p = (const char *)data + f->offset;
+
+	/* plain scalars first: most of what script prints */
+	if (f->count <= 1 && f->hint == HWT_FH_DEC) {
+		bool sign = f->flags & HWT_FF_SIGNED;
+
+		switch (f->type) {
+		case HWT_FT_U64:
+			if (sign)
+				break;
+			number(o, *(const uint64_t *)p, st);
+			return;
+		case HWT_FT_U32:
+			if (sign)
+				out__s64(o, *(const int32_t *)p);
+			else
+				out__u64(o, *(const uint32_t *)p);
+			return;
+		case HWT_FT_U8:
+			out__s64(o, sign ? *(const int8_t *)p : *(const uint8_t *)p);
+			return;
+		case HWT_FT_U16:
+			out__s64(o, sign ? *(const int16_t *)p : *(const uint16_t *)p);
+			return;
+		default:
+			break;
+		}
+	}
+	if (f->type == HWT_FT_STR) {
+		string(o, f, data, st);
+	} else if (f->type == HWT_FT_KV) {
+		kv(o, f, data, st);
+	} else if (f->hint == HWT_FH_FLAGS) {
+		flags(o, f, hwt_field__u64(f, data, 0), st);
+	} else if (hwt_field__is_array(f)) {
+		uint32_t n = hwt_field__len(f, data);
+		const uint64_t *v = u64_array(f, data, n, st);
+
+		wrap(o, st, '[');
+		if (v)
+			out__u64_list(o, v, n, list_sep(st));
+		for (uint32_t i = 0; !v && i < n; i++) {
+			if (i)
+				out__putc(o, list_sep(st));
+			scalar(o, f, hwt_field__u64(f, data, i), st);
+		}
+		wrap(o, st, ']');
+	} else {
+		scalar(o, f, hwt_field__u64(f, data, 0), st);
+	}
 }
 
 void field_fmt__value(struct out *o, const struct hwt_field *f, const void *data,
 		      enum field_style st)
 {
-	if (!hwt_field__present(f, data)) {
-		if (st == FS_JSON)
-			out__puts(o, "null");
-		return;
-	}
-	if (f->type == HWT_FT_STR) {
-		const char *s = *(const char *const *)((const char *)data + f->offset);
-
-		if (!s)
-			s = "";
-		if (st == FS_JSON)
-			out__json_str(o, s);
-		else if (st == FS_CSV)
-			out__csv_str(o, s);
-		else
-			out__puts(o, s);
-		return;
-	}
-	if (f->type == HWT_FT_KV) {
-		kv(o, f, data, st);
-		return;
-	}
-	if (f->hint == HWT_FH_FLAGS) {
-		flags(o, f, hwt_field__u64(f, data, 0), st);
-		return;
-	}
-	if (hwt_field__is_array(f)) {
-		uint32_t n = hwt_field__len(f, data);
-		const uint64_t *v = u64_array(f, data, st);
-
-		if (st == FS_JSON)
-			out__putc(o, '[');
-		if (v)
-			out__u64_list(o, v, n, st == FS_CSV ? ';' : ',');
-		for (uint32_t i = 0; !v && i < n; i++) {
-			if (i)
-				out__putc(o, st == FS_CSV ? ';' : ',');
-			scalar(o, f, hwt_field__u64(f, data, i), st);
-		}
-		if (st == FS_JSON)
-			out__putc(o, ']');
-		return;
-	}
-	scalar(o, f, hwt_field__u64(f, data, 0), st);
+	if (hwt_field__present(f, data))
+		value(o, f, data, st);
+	else if (st == FS_JSON)
+		out__puts(o, "null");
 }
 
-static bool selected(const char *name, const char *const *only, unsigned nonly)
+/* ---- whole records ------------------------------------------------------- */
+
+/*
+ * One record type as a sink shows it: the text around the values, made
+ * once (escaped JSON keys, " name=", CSV commas), back to back in @lit, and
+ * per column the field or NULL (a CSV column this type lacks).
+ */
+struct field_view {
+	const struct hwt_record_type *type;
+	const struct hwt_field **f;
+	unsigned n;
+	char *lit;
+	size_t *end;		/* end of the head [0], of column i's key [1 + i] */
+};
+
+void field_views__init(struct field_views *v, enum field_style style,
+		       const char *const *only, unsigned nonly)
 {
-	if (!nonly)
-		return true;
-	for (unsigned i = 0; i < nonly; i++)
-		if (!strcmp(only[i], name))
+	memset(v, 0, sizeof(*v));
+	v->style = style;
+	v->only = nonly ? only : NULL;
+	v->nonly = nonly;
+}
+
+void field_views__fini(struct field_views *v)
+{
+	for (unsigned i = 0; i < v->nviews; i++) {
+		free(v->views[i].f);
+		free(v->views[i].lit);
+		free(v->views[i].end);
+	}
+	free(v->views);
+	free(v->cols);
+	memset(v, 0, sizeof(*v));
+}
+
+static bool selected(const struct field_views *v, const struct hwt_field *f)
+{
+	if (!v->nonly)
+		return v->style != FS_TEXT || !(f->flags & HWT_FF_NODUMP);
+	for (unsigned i = 0; i < v->nonly; i++)
+		if (!strcmp(v->only[i], f->name))
 			return true;
 	return false;
 }
 
-/* A record type's JSON text around its values, escaped once: `{"type":"name"`, `,"field":` */
-struct json_keys {
-	const struct hwt_record_type *type;
-	char *head;		/* head, then each key, back to back */
-	size_t *end;		/* end offset of the head [0] and of each key [1 + i] */
-};
-
-static struct json_keys *jkeys;
-static unsigned njkeys;
-
-/* Built on first use per type; NULL (escape every time) if out of memory. */
-static const struct json_keys *json_keys(const struct hwt_record_type *t)
+void field_fmt__csv_header(struct out *o, struct field_views *v,
+			   const struct hwt_record_type *const *types)
 {
-	static const struct json_keys *last;
-	struct json_keys *grown, *k;
-	struct out *tmp;
+	out__puts(o, "type");
+	for (unsigned t = 0; types && types[t]; t++) {
+		for (uint32_t i = 0; i < types[t]->nfields; i++) {
+			const struct hwt_field *f = &types[t]->fields[i];
+			const char **grown;
+			unsigned c = 0;
 
-	if (last && last->type == t)
-		return last;
-	for (unsigned i = 0; i < njkeys; i++)
-		if (jkeys[i].type == t)
-			return last = &jkeys[i];
-	grown = realloc(jkeys, (njkeys + 1) * sizeof(*jkeys));
-	if (!grown)
-		return NULL;
-	jkeys = grown;
-	last = NULL;	/* jkeys may have moved */
-	tmp = malloc(sizeof(*tmp));
-	k = &jkeys[njkeys];
-	k->type = t;
-	k->end = malloc((t->nfields + 1) * sizeof(*k->end));
-	if (!tmp || !k->end) {
-		free(tmp);
-		free(k->end);
-		return NULL;
-	}
-	out__init(tmp, -1);	/* never flushed: names are short */
-	out__puts(tmp, "{\"type\":");
-	out__json_str(tmp, t->name);
-	k->end[0] = tmp->len;
-	for (uint32_t i = 0; i < t->nfields; i++) {
-		out__putc(tmp, ',');
-		out__json_str(tmp, t->fields[i].name);
-		out__putc(tmp, ':');
-		k->end[1 + i] = tmp->len;
-	}
-	k->head = malloc(tmp->len);
-	if (k->head)
-		memcpy(k->head, tmp->buf, tmp->len);
-	free(tmp);
-	if (!k->head) {
-		free(k->end);
-		return NULL;
-	}
-	njkeys++;
-	return last = k;
-}
-
-/* field_fmt__value(FS_JSON) of a present field, plain numbers without the detours */
-static void json_value(struct out *o, const struct hwt_field *f, const void *data)
-{
-	const char *p = (const char *)data + f->offset;
-	const uint64_t *v;
-
-	if (f->hint == HWT_FH_DEC || f->hint == HWT_FH_HEX) {
-		if (f->type == HWT_FT_U64_VEC || (f->type == HWT_FT_U64 && f->count > 1)) {
-			v = u64_array(f, data, FS_JSON);
-			out__putc(o, '[');
-			out__u64_list(o, v, hwt_field__len(f, data), ',');
-			out__putc(o, ']');
-			return;
-		}
-		if (f->count <= 1 && (f->type == HWT_FT_U64 || f->type == HWT_FT_U32)) {
-			out__u64(o, f->type == HWT_FT_U64 ? *(const uint64_t *)p :
-				 *(const uint32_t *)p);
-			return;
-		}
-	}
-	field_fmt__value(o, f, data, FS_JSON);
-}
-
-void field_fmt__json(struct out *o, const struct hwt_record *rec,
-		     const char *const *only, unsigned nonly)
-{
-	const struct hwt_record_type *t = rec->type;
-	const struct json_keys *k = json_keys(t);
-
-	if (k) {
-		out__write(o, k->head, k->end[0]);
-	} else {
-		out__puts(o, "{\"type\":");
-		out__json_str(o, t->name);
-	}
-	for (uint32_t i = 0; i < t->nfields; i++) {
-		const struct hwt_field *f = &t->fields[i];
-
-		if (!selected(f->name, only, nonly) || !hwt_field__present(f, rec->data))
-			continue;
-		if (k) {
-			out__write(o, k->head + k->end[i], k->end[1 + i] - k->end[i]);
-		} else {
+			while (c < v->ncols && strcmp(v->cols[c], f->name))
+				c++;
+			if (c < v->ncols || !selected(v, f))
+				continue;
+			grown = realloc(v->cols, (v->ncols + 1) * sizeof(*grown));
+			if (!grown)
+				return;
+			v->cols = grown;
+			v->cols[v->ncols++] = f->name;
 			out__putc(o, ',');
-			out__json_str(o, f->name);
-			out__putc(o, ':');
+			out__csv_str(o, f->name);
 		}
-		json_value(o, f, rec->data);
 	}
-	out__write(o, "}\n", 2);
+	out__putc(o, '\n');
 }
 
-void field_fmt__text(struct out *o, const struct hwt_record *rec,
-		     const char *const *only, unsigned nonly)
+/* The columns of type @t: its selected fields, or for CSV the header's. */
+static unsigned view_fields(const struct field_views *v, const struct hwt_record_type *t,
+			    const struct hwt_field **f)
 {
-	const struct hwt_record_type *t = rec->type;
+	unsigned n = 0;
 
-	out__puts(o, t->name);
-	out__putc(o, ':');
-	for (uint32_t i = 0; i < t->nfields; i++) {
-		const struct hwt_field *f = &t->fields[i];
+	if (v->style == FS_CSV) {
+		for (unsigned c = 0; c < v->ncols; c++) {
+			int i = field_fmt__find(t, v->cols[c]);
 
-		if (nonly ? !selected(f->name, only, nonly) : (f->flags & HWT_FF_NODUMP))
-			continue;
-		if (!hwt_field__present(f, rec->data))
-			continue;
-		out__putc(o, ' ');
-		out__puts(o, f->name);
-		out__putc(o, '=');
-		field_fmt__value(o, f, rec->data, FS_TEXT);
+			f[n++] = i >= 0 ? &t->fields[i] : NULL;
+		}
+		return n;
 	}
+	for (uint32_t i = 0; i < t->nfields; i++)
+		if (selected(v, &t->fields[i]))
+			f[n++] = &t->fields[i];
+	return n;
+}
+
+/* The text before column @f's value in @style: `,"name":`, ` name=` or `,`. */
+static void view_key(struct out *tmp, enum field_style style, const struct hwt_field *f)
+{
+	out__putc(tmp, style == FS_TEXT ? ' ' : ',');
+	if (style == FS_JSON) {
+		out__json_str(tmp, f->name);
+		out__putc(tmp, ':');
+	} else if (style == FS_TEXT) {
+		out__puts(tmp, f->name);
+		out__putc(tmp, '=');
+	}
+}
+
+/* Built on first use per type; NULL if out of memory. */
+static struct field_view *view_new(struct field_views *v, const struct hwt_record_type *t)
+{
+	struct field_view *grown, *w;
+	struct out *tmp = malloc(sizeof(*tmp));
+	unsigned cap = v->style == FS_CSV ? v->ncols : t->nfields;
+
+	grown = realloc(v->views, (v->nviews + 1) * sizeof(*grown));
+	if (!tmp || !grown) {
+		free(tmp);
+		return NULL;
+	}
+	v->views = grown;
+	w = &v->views[v->nviews];
+	memset(w, 0, sizeof(*w));
+	w->type = t;
+	w->f = calloc(cap + 1, sizeof(*w->f));
+	w->end = calloc(cap + 1, sizeof(*w->end));
+	if (!w->f || !w->end)
+		goto fail;
+	w->n = view_fields(v, t, w->f);
+	out__init(tmp, -1);	/* never flushed: names are short */
+	if (v->style == FS_JSON) {
+		out__puts(tmp, "{\"type\":");
+		out__json_str(tmp, t->name);
+	} else if (v->style == FS_CSV) {
+		out__csv_str(tmp, t->name);
+	} else {
+		out__puts(tmp, t->name);
+		out__putc(tmp, ':');
+	}
+	w->end[0] = tmp->len;
+	for (unsigned c = 0; c < w->n; c++) {
+		if (w->f[c] || v->style == FS_CSV)
+			view_key(tmp, v->style, w->f[c]);
+		w->end[1 + c] = tmp->len;
+	}
+	w->lit = malloc(tmp->len ? tmp->len : 1);
+	if (!w->lit)
+		goto fail;
+	memcpy(w->lit, tmp->buf, tmp->len);
+	free(tmp);
+	v->nviews++;
+	return w;
+fail:
+	free(tmp);
+	free(w->f);
+	free(w->end);
+	return NULL;
+}
+
+static struct field_view *view_of(struct field_views *v, const struct hwt_record_type *t)
+{
+	if (v->last && v->last->type == t)
+		return v->last;
+	v->last = NULL;		/* views may move in view_new() */
+	for (unsigned i = 0; i < v->nviews; i++)
+		if (v->views[i].type == t)
+			return v->last = &v->views[i];
+	return v->last = view_new(v, t);
+}
+
+void field_fmt__record(struct out *o, struct field_views *v, const struct hwt_record *rec)
+{
+	const struct field_view *w = view_of(v, rec->type);
+
+	if (!w)
+		return;		/* out of memory: the record is left out */
+	out__write(o, w->lit, w->end[0]);
+	for (unsigned c = 0; c < w->n; c++) {
+		const struct hwt_field *f = w->f[c];
+		bool present = f && hwt_field__present(f, rec->data);
+
+		/* absent: CSV keeps its empty cell, text and JSON leave the field out */
+		if (present || v->style == FS_CSV)
+			out__write(o, w->lit + w->end[c], w->end[1 + c] - w->end[c]);
+		if (present)
+			value(o, f, rec->data, v->style);
+	}
+	if (v->style == FS_JSON)
+		out__putc(o, '}');
 	out__putc(o, '\n');
 }
 

@@ -2,7 +2,17 @@
 /*
  * field_fmt.h - show a record's fields by walking its type's field table.
  *
- * The one place that turns field values into text; every sink calls it.
+ * The one place that turns field values into text: the script line, the
+ * JSON object, the CSV row, report's table cells and -D's templates all
+ * come from field_fmt__value(), and whole records from field_fmt__record().
+ *
+ * Conventions (Documentation/perf-hwtrace.rst, "Output formats"): a field
+ * has one base in every style.  HWT_FH_HEX fields (addresses, masks, ids,
+ * raw words) are 0x-prefixed lower-case hex: bare in text and CSV, a JSON
+ * string ("0xffffffffffffffff") in JSON, so that every JSON reader keeps all
+ * 64 bits.  Other integers are decimal; in JSON a value above 2^53 (where
+ * doubles stop being exact) is a string of its decimal digits.  Signed
+ * fields (HWT_FF_SIGNED, S64) are shown signed: an unknown cpu is -1.
  */
 #ifndef PERF_HWTRACE_FIELD_FMT_H
 #define PERF_HWTRACE_FIELD_FMT_H
@@ -18,17 +28,48 @@ enum field_style {
 	FS_CSV,		/* one CSV cell; lists joined with ';' */
 };
 
-/* Write the value of field @f of @data in @style (nothing if absent). */
+/* Write the value of field @f of @data in @style (JSON null if absent). */
 void field_fmt__value(struct out *o, const struct hwt_field *f, const void *data,
 		      enum field_style style);
 
-/* A whole record as one JSON object: {"type":..., field: value, ...} */
-void field_fmt__json(struct out *o, const struct hwt_record *rec,
-		     const char *const *only, unsigned nonly);
+/**
+ * struct field_views - how a sink shows whole records, one view per type
+ * @style:	text line, JSON object or CSV row
+ * @only:	field names to show (-F), or NULL: all (text: all but NODUMP)
+ * @nonly:	their number
+ * @cols:	FS_CSV: the column names after "type" (field_fmt__csv_header())
+ * @ncols:	their number
+ *
+ * Views are built on first use of each record type and reused: no name is
+ * compared and no key escaped per record.
+ */
+struct field_views {
+	enum field_style style;
+	const char *const *only;
+	unsigned nonly;
+	const char **cols;
+	unsigned ncols;
+	struct field_view *views;
+	unsigned nviews;
+	struct field_view *last;
+};
 
-/* A whole record as a text line: "type: name=value ..." */
-void field_fmt__text(struct out *o, const struct hwt_record *rec,
-		     const char *const *only, unsigned nonly);
+/* Empty views in @style showing @only (NULL: all fields). */
+void field_views__init(struct field_views *v, enum field_style style,
+		       const char *const *only, unsigned nonly);
+void field_views__fini(struct field_views *v);
+
+/*
+ * FS_CSV: write the one header row, "type" and the union of the (selected)
+ * fields of @types in order of first appearance; rows then have these
+ * columns, empty where a record's type lacks the field.  @types is
+ * NULL-terminated.
+ */
+void field_fmt__csv_header(struct out *o, struct field_views *v,
+			   const struct hwt_record_type *const *types);
+
+/* A whole record as one text line, JSON object or CSV row. */
+void field_fmt__record(struct out *o, struct field_views *v, const struct hwt_record *rec);
 
 /* Render rec->type->dump_fmt (see record.h); returns false if the type has none. */
 bool field_fmt__dump(struct out *o, const struct hwt_record *rec);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "out.h"
 
 static const struct command commands[] = {
 	{ "report", cmd_report, "summary per AUX stream; -D dumps records and decoded payloads" },
@@ -74,10 +75,12 @@ static int help(const char *verb)
 	return c->fn(2, argv);
 }
 
+/* Every way out, return or exit(), passes out__setup()'s check of stdout. */
 int main(int argc, char **argv)
 {
 	const struct command *c;
 
+	out__setup(NULL);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -103,8 +106,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	c = find(argv[1]);
-	if (c)
+	if (c) {
+		out__setup(c->name);
 		return c->fn(argc - 1, argv + 1);
+	}
 	fprintf(stderr, "perf hwtrace: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;

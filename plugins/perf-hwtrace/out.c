@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* out.c - buffered output with hand-rolled number formatting. */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +32,9 @@ void out__flush(struct out *o)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			o->error = errno;	/* EPIPE: reader went away; stop quietly */
+			o->error = errno;
+			if (o->fd == STDOUT_FILENO)
+				out__stdout_failed(o->error);
 			break;
 		}
 		off += n;
@@ -37,26 +42,116 @@ void out__flush(struct out *o)
 	o->len = 0;
 }
 
-void out__write(struct out *o, const void *p, size_t n)
+/* ---- stdout and the exit path ------------------------------------------ */
+
+static struct out *stdout_out;
+static int stdout_error;		/* errno of the first failed write to stdout */
+static const char *verb = "";
+
+struct out *out__stdout(void)
+{
+	if (!stdout_out) {
+		stdout_out = malloc(sizeof(*stdout_out));
+		if (!stdout_out) {
+			fputs("perf hwtrace: out of memory\n", stderr);
+			_exit(1);
+		}
+		out__init(stdout_out, STDOUT_FILENO);
+	}
+	return stdout_out;
+}
+
+void out__write_error(int err)
+{
+	fprintf(stderr, "perf hwtrace%s%s: write error: %s\n", *verb ? " " : "", verb,
+		strerror(err));
+}
+
+void out__stdout_failed(int err)
+{
+	if (err == EPIPE)
+		_exit(OUT_EXIT_PIPE);
+	if (!stdout_error)
+		stdout_error = err;
+}
+
+void out__path_failed(const char *path, int err)
+{
+	if (!strcmp(path, "-"))
+		out__stdout_failed(err);
+	else
+		fprintf(stderr, "perf hwtrace%s%s: %s: %s\n", *verb ? " " : "", verb, path,
+			strerror(err));
+}
+
+static void on_sigpipe(int sig)
+{
+	(void)sig;
+	_exit(OUT_EXIT_PIPE);
+}
+
+void out__catch_sigpipe(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigpipe };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGPIPE, &sa, NULL);
+}
+
+/* The exit path: whatever is left goes out, and a lost write is said. */
+static void check_stdout(void)
+{
+	if (stdout_out)
+		out__flush(stdout_out);
+	errno = 0;
+	if (fflush(stdout) == EOF || ferror(stdout))
+		out__stdout_failed(errno ? errno : EIO);
+	if (!stdout_error)
+		return;
+	out__write_error(stdout_error);
+	_exit(1);
+}
+
+/*
+ * A closed stdout or stderr stays taken, so that no file opened later becomes
+ * fd 1 or 2: writes to stdout then fail with EBADF, stderr goes nowhere.
+ */
+static void hold_std_fds(void)
+{
+	static const struct { int fd, flags; } std[] = {
+		{ STDOUT_FILENO, O_RDONLY }, { STDERR_FILENO, O_WRONLY },
+	};
+
+	for (size_t i = 0; i < sizeof(std) / sizeof(std[0]); i++) {
+		int fd;
+
+		if (fcntl(std[i].fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		fd = open("/dev/null", std[i].flags);	/* the lowest free fd: often std[i].fd */
+		if (fd >= 0 && fd != std[i].fd) {
+			dup2(fd, std[i].fd);
+			close(fd);
+		}
+	}
+}
+
+void out__setup(const char *name)
+{
+	static bool done;
+
+	verb = name ? name : "";
+	if (done)
+		return;
+	done = true;
+	hold_std_fds();
+	out__catch_sigpipe();
+	atexit(check_stdout);
+}
+
+void out__write_slow(struct out *o, const void *p, size_t n)
 {
 	const char *s = p;
 
-	if (n <= sizeof(o->buf) - o->len) {
-		char *d = o->buf + o->len;
-
-		/* short strings (JSON keys, separators): two overlapping moves, no call */
-		if (n >= 8 && n <= 16) {
-			memcpy(d, s, 8);
-			memcpy(d + n - 8, s + n - 8, 8);
-		} else if (n >= 4 && n < 8) {
-			memcpy(d, s, 4);
-			memcpy(d + n - 4, s + n - 4, 4);
-		} else {
-			memcpy(d, s, n);
-		}
-		o->len += n;
-		return;
-	}
 	while (n) {
 		size_t room = sizeof(o->buf) - o->len;
 
@@ -362,4 +457,70 @@ void out__csv_str(struct out *o, const char *s)
 		out__putc(o, *s);
 	}
 	out__putc(o, '"');
+}
+
+/* The escape for byte @c, or 0 when it is shown as itself. */
+static inline int text_escape(unsigned char c)
+{
+	switch (c) {
+	case '\n':
+		return 'n';
+	case '\t':
+		return 't';
+	case '\r':
+		return 'r';
+	case '\\':
+		return '\\';
+	default:
+		return c < 0x20 || c == 0x7f ? 'x' : 0;
+	}
+}
+
+void out__text_str(struct out *o, const char *s)
+{
+	char buf[4 * 64 + 1];
+	size_t n = 0;
+
+	/* the common case, nothing to escape: one copy */
+	while (s[n] && !text_escape((unsigned char)s[n]))
+		n++;
+	out__write(o, s, n);
+	for (s += n; *s; s += n) {
+		char piece[64];
+
+		/* at most 4 bytes per byte escaped: convert in pieces */
+		for (n = 0; s[n] && n < sizeof(piece) - 1; n++)
+			piece[n] = s[n];
+		piece[n] = 0;
+		out__puts(o, out__escape(buf, sizeof(buf), piece));
+	}
+}
+
+const char *out__escape(char *buf, size_t size, const char *s)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t n = 0;
+
+	for (; *s && n + 1 < size; s++) {
+		unsigned char c = *s;
+		int e = text_escape(c);
+
+		if (!e) {
+			buf[n++] = c;
+		} else if (e != 'x') {
+			if (n + 3 > size)
+				break;
+			buf[n++] = '\\';
+			buf[n++] = e;
+		} else {
+			if (n + 5 > size)
+				break;
+			buf[n++] = '\\';
+			buf[n++] = 'x';
+			buf[n++] = digits[c >> 4];
+			buf[n++] = digits[c & 0xf];
+		}
+	}
+	buf[n] = 0;
+	return buf;
 }

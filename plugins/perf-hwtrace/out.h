@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * out.h - fast buffered output for sinks and commands.
- *
- * Sinks print millions of lines; stdio's per-call locking and printf parsing
- * cost more than decoding.  struct out is a plain buffer flushed to an fd.
+ * out.h - fast buffered output for sinks and commands, and the contract of
+ * stdout: every verb writes stdout through out__stdout() (or stdio), and the
+ * one exit path (out__setup()) flushes both and turns a failed write into
+ * "write error: <reason>" and exit status 1.  A reader that goes away
+ * (EPIPE, SIGPIPE) ends the process quietly with status 141, as if killed
+ * by SIGPIPE, but by a normal exit: stock perf's wrapper reports a
+ * subcommand killed by a signal as "FATAL: unable to run".
  */
 #ifndef PERF_HWTRACE_OUT_H
 #define PERF_HWTRACE_OUT_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct out {
 	int fd;
@@ -18,9 +22,34 @@ struct out {
 	char buf[1 << 16];
 };
 
+/* 128 + SIGPIPE: what a shell shows for a process killed by SIGPIPE */
+#define OUT_EXIT_PIPE 141
+
 void out__init(struct out *o, int fd);
+/* The process's buffered stdout (never NULL; allocated on first use). */
+struct out *out__stdout(void);
+/*
+ * Install the exit path (atexit) and SIGPIPE handling, once; @verb names
+ * the command in messages ("perf hwtrace @verb: write error: ..."), and a
+ * later call only renames it.
+ */
+void out__setup(const char *verb);
+/* SIGPIPE ends quietly with OUT_EXIT_PIPE (again, after Python set it to SIG_IGN). */
+void out__catch_sigpipe(void);
+/*
+ * A write to stdout failed with @err: EPIPE exits quietly with
+ * OUT_EXIT_PIPE; anything else is kept for the exit path.
+ */
+void out__stdout_failed(int err);
+/* Print "perf hwtrace VERB: write error: <strerror(@err)>" to stderr. */
+void out__write_error(int err);
+/*
+ * Writing output file @path failed with @err: "-" (stdout) goes to
+ * out__stdout_failed(), another path is said as "perf hwtrace VERB: PATH: reason".
+ */
+void out__path_failed(const char *path, int err);
 void out__flush(struct out *o);
-void out__write(struct out *o, const void *p, size_t n);
+void out__write_slow(struct out *o, const void *p, size_t n);
 void out__puts(struct out *o, const char *s);
 void out__printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* decimal */
@@ -34,12 +63,61 @@ void out__hex(struct out *o, uint64_t v, unsigned width);
 void out__json_str(struct out *o, const char *s);
 /* a CSV cell, quoted when it holds , " or a newline */
 void out__csv_str(struct out *o, const char *s);
+/*
+ * Text from the system (process names, fdinfo and sysfs strings) with
+ * control characters, DEL and backslash as C escapes (\n, \t, \x1b, \\), so
+ * that no byte from another process can drive the terminal.
+ */
+void out__text_str(struct out *o, const char *s);
+/* The same into @buf (@size >= 1; cut to fit); returns @buf. */
+const char *out__escape(char *buf, size_t size, const char *s);
 
 static inline void out__putc(struct out *o, char c)
 {
 	if (o->len == sizeof(o->buf))
 		out__flush(o);
 	o->buf[o->len++] = c;
+}
+
+/* @n bytes; inline because sinks write many short pieces (keys, separators) */
+static inline void out__write(struct out *o, const void *p, size_t n)
+{
+	const char *s = p;
+	char *d = o->buf + o->len;
+
+	if (n > sizeof(o->buf) - o->len) {
+		out__write_slow(o, p, n);
+		return;
+	}
+	/* short strings: overlapping fixed-size moves, no call */
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n < 4) {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	} else {
+		memcpy(d, s, n);
+	}
+	o->len += n;
+}
+
+/* Largest integer every JSON reader holds exactly (IEEE doubles: 2^53). */
+#define OUT_JSON_EXACT (1ull << 53)
+
+/* A JSON number, or beyond OUT_JSON_EXACT a string of its decimal digits. */
+static inline void out__json_u64(struct out *o, uint64_t v)
+{
+	if (v <= OUT_JSON_EXACT) {
+		out__u64(o, v);
+		return;
+	}
+	out__putc(o, '"');
+	out__u64(o, v);
+	out__putc(o, '"');
 }
 
 #endif

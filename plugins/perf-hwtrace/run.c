@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "run.h"
 #include "sinks.h"
 
@@ -16,7 +17,7 @@ static void count_record(void *ctx, const struct hwt_record *rec)
 int run(struct cli *c, const struct run_args *a)
 {
 	uint64_t counted = 0;
-	static struct out o;
+	struct out *o = out__stdout();
 	struct hwt_session_opts so = {
 		.opts = c->opts,
 		.nopts = c->nopts,
@@ -30,20 +31,17 @@ int run(struct cli *c, const struct run_args *a)
 	struct hwt_sink sink;
 	int ret;
 
-	out__init(&o, STDOUT_FILENO);
 	c->diag.file = c->input;
 	switch (a->mode) {
 	case RUN_SCRIPT:
-		script_sink__init(&ss, &o, a->style, &sink);
-		ss.only = a->fields;
-		ss.nonly = a->nfields;
+		script_sink__init(&ss, o, a->style, a->fields, a->nfields, &sink);
 		ss.only_type = a->fields_type;
 		break;
 	case RUN_DUMP:
-		dump_sink__init(&ds, &o, c->input, &c->diag.bytes, &sink);
+		dump_sink__init(&ds, o, c->input, &c->diag.bytes, &sink);
 		break;
 	case RUN_REPORT:
-		report_sink__init(&rs, &o, &c->diag.bytes, &sink);
+		report_sink__init(&rs, o, &c->diag.bytes, &sink);
 		rs.stats = a->stats;
 		break;
 	case RUN_COUNT:
@@ -55,9 +53,11 @@ int run(struct cli *c, const struct run_args *a)
 		ret = hwt_session__run_raw(c->input, &so, &sink, &c->diag);
 	else
 		ret = hwt_session__run(c->input, &so, &sink, &c->diag);
-	out__flush(&o);
+	out__flush(o);
 	if (a->mode == RUN_REPORT)
 		report_sink__fini(&rs);
+	if (a->mode == RUN_SCRIPT)
+		script_sink__fini(&ss);
 	if (a->mode == RUN_COUNT)
 		fprintf(stderr, "records: %llu\n", (unsigned long long)counted);
 	/* totals go where they don't mix with data: stderr for script output */

@@ -19,7 +19,7 @@ enum run_mode {
  * @style:	RUN_SCRIPT: text, JSON or CSV
  * @fields:	RUN_SCRIPT: -F list (NULL: all)
  * @nfields:	its length
- * @fields_type: RUN_SCRIPT: -F TYPE:..: @fields are for this type only
+ * @fields_type: RUN_SCRIPT: show only records of this type (-F TYPE:fields), or NULL
  * @stats:	RUN_REPORT: add perf report --stats style counts
  * @raw_type:	decode a plain payload file with this decoder
  */

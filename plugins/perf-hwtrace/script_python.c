@@ -39,6 +39,7 @@
 
 #include "hwtrace/tracepoint.h"
 #include "commands.h"
+#include "out.h"
 #include "script_python.h"
 
 #ifdef HAVE_PYTHON
@@ -59,6 +60,7 @@ struct tp_field {
 	bool optional;		/* present when the bool at present_offset is */
 	bool demoted;		/* string field now passed as bytearray */
 	bool roomy;		/* last is an int with room for any u64 (long_roomy()) */
+	bool is_signed;		/* hwt_field__is_signed() */
 	uint32_t offset, present_offset;
 	/* the last value: records of a chunk repeat many of them */
 	PyObject *last;
@@ -166,6 +168,79 @@ static PyObject *ctx_init(void)
 	return PyModule_Create(&ctx_module);
 }
 
+/* ---- sys.stdout: the hook's output goes through out.h's stdout ---------- */
+
+/*
+ * So that a full disk or a closed stdout ends as every verb does ("write
+ * error: <reason>", status 1) and a reader that goes away ends quietly
+ * (status 141), never as an OSError or BrokenPipeError traceback in the hook.
+ */
+static bool stdout_tty;
+
+static PyObject *stdout_write(PyObject *self, PyObject *arg)
+{
+	Py_ssize_t n;
+	const char *s = PyUnicode_AsUTF8AndSize(arg, &n);
+
+	if (!s)
+		return NULL;
+	out__write(out__stdout(), s, n);
+	if (stdout_tty)
+		out__flush(out__stdout());
+	return PyLong_FromSsize_t(PyUnicode_GET_LENGTH(arg));
+}
+
+static PyObject *stdout_flush(PyObject *self, PyObject *unused)
+{
+	out__flush(out__stdout());
+	Py_RETURN_NONE;
+}
+
+static PyMethodDef stdout_methods[] = {
+	{ "write", stdout_write, METH_O, "write a str to perf-hwtrace's stdout" },
+	{ "flush", stdout_flush, METH_NOARGS, "flush perf-hwtrace's stdout" },
+	{ NULL, NULL, 0, NULL },
+};
+
+static struct PyModuleDef stdout_module = {
+	PyModuleDef_HEAD_INIT, "_hwtrace_stdout", NULL, -1, stdout_methods,
+};
+
+/* builtins are not bound as methods: file.write(s) calls stdout_write(s) directly */
+static const char stdout_class[] =
+	"import io, sys\n"
+	"class HwtraceStdout(io.TextIOBase):\n"
+	"    encoding = 'utf-8'\n"
+	"    errors = 'strict'\n"
+	"    write = _o.write\n"
+	"    flush = _o.flush\n"
+	"    def fileno(self): return 1\n"
+	"    def isatty(self): return _tty\n"
+	"    def writable(self): return True\n"
+	"sys.stdout = HwtraceStdout()\n";
+
+static int stdout_init(void)
+{
+	PyObject *mod = PyModule_Create(&stdout_module);
+	PyObject *g = PyDict_New(), *r = NULL;
+
+	stdout_tty = isatty(STDOUT_FILENO);
+	if (mod && g && !PyDict_SetItemString(g, "__builtins__", PyEval_GetBuiltins()) &&
+	    !PyDict_SetItemString(g, "_o", mod) &&
+	    !PyDict_SetItemString(g, "_tty", stdout_tty ? Py_True : Py_False))
+		r = PyRun_String(stdout_class, Py_file_input, g, g);
+	Py_XDECREF(mod);
+	Py_XDECREF(g);
+	if (!r) {
+		PyErr_Print();
+		return -1;
+	}
+	Py_DECREF(r);
+	/* Python ignores SIGPIPE; the tool's quiet exit on a closed pipe stands */
+	out__catch_sigpipe();
+	return 0;
+}
+
 /* ---- values ------------------------------------------------------------- */
 
 static int arg_count(PyObject *fn)
@@ -206,13 +281,13 @@ static inline bool num_get(const struct tp_field *tf, const void *data, uint64_t
 		return false;
 	switch (tf->type) {
 	case HWT_FT_U8:
-		*v = *(const uint8_t *)p;
+		*v = tf->is_signed ? (uint64_t)*(const int8_t *)p : *(const uint8_t *)p;
 		break;
 	case HWT_FT_U16:
-		*v = *(const uint16_t *)p;
+		*v = tf->is_signed ? (uint64_t)*(const int16_t *)p : *(const uint16_t *)p;
 		break;
 	case HWT_FT_U32:
-		*v = *(const uint32_t *)p;
+		*v = tf->is_signed ? (uint64_t)*(const int32_t *)p : *(const uint32_t *)p;
 		break;
 	case HWT_FT_BOOL:
 		*v = *(const bool *)p;
@@ -349,7 +424,7 @@ field_obj(struct tp_field *tf, const void *data, bool *owned)
 		num_get(tf, data, &v);		/* absent: 0 */
 		if (tf->last && tf->last_num == v)
 			return tf->last;
-		if (tf->type == HWT_FT_S64) {
+		if (tf->is_signed) {
 			o = PyLong_FromLongLong((long long)v);
 			tf->roomy = false;
 		} else if (long_reuse(tf, v)) {
@@ -575,6 +650,7 @@ static bool type_init(struct runner *run, struct tp_type *tp, const struct hwt_r
 		tf->kind = hwt_tp__kind(f);
 		tf->type = f->type;
 		tf->optional = f->flags & HWT_FF_OPTIONAL;
+		tf->is_signed = hwt_field__is_signed(f);
 		tf->offset = (uint32_t)f->offset;
 		tf->present_offset = (uint32_t)f->present_offset;
 		tf->key = PyUnicode_InternFromString(f->name);
@@ -816,6 +892,10 @@ static int start_python(const char *script, int nargs, char **args)
 	if (PyStatus_Exception(st)) {
 		fprintf(stderr, "perf hwtrace script: cannot start Python: %s\n",
 			st.err_msg ? st.err_msg : "unknown error");
+		free(dir);
+		return -1;
+	}
+	if (stdout_init() < 0) {
 		free(dir);
 		return -1;
 	}

@@ -5,6 +5,7 @@
  * dump_fmt templates (for CXL HMU, byte-identical to the RFC perf tool).
  * Records are printed in file order; perf sorts kernel records by time.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "perf_data/perf_record_names.h"
@@ -64,6 +65,74 @@ static void hex0x(struct out *o, uint64_t v)
 	out__hex(o, v, 0);
 }
 
+/* One " label: value" piece of a record's line, read from the record at @off. */
+struct dump_item {
+	const char *label;
+	size_t off;
+	uint8_t size;		/* 4 or 8 bytes */
+	char conv;		/* 'x': %#llx, 'u': decimal, 'd': signed decimal */
+};
+
+#define ITEM(st, memb, label, conv) \
+	{ label, offsetof(st, memb), sizeof(((st *)0)->memb), conv }
+
+static const struct dump_item auxtrace_items[] = {
+	ITEM(struct hwt_auxtrace, size, " size: ", 'x'),
+	ITEM(struct hwt_auxtrace, offset, "  offset: ", 'x'),
+	ITEM(struct hwt_auxtrace, reference, "  ref: ", 'x'),
+	ITEM(struct hwt_auxtrace, idx, "  idx: ", 'u'),
+	ITEM(struct hwt_auxtrace, tid, "  tid: ", 'd'),
+	ITEM(struct hwt_auxtrace, cpu, "  cpu: ", 'd'),
+	{ NULL },
+};
+
+static const struct dump_item aux_items[] = {
+	ITEM(struct hwt_aux, aux_offset, " offset: ", 'x'),
+	ITEM(struct hwt_aux, aux_size, " size: ", 'x'),
+	ITEM(struct hwt_aux, flags, " flags: ", 'x'),
+	{ NULL },
+};
+
+#undef ITEM
+
+static void dump_items(struct out *o, const void *rec, const struct dump_item *it)
+{
+	for (; it->label; it++) {
+		const char *p = (const char *)rec + it->off;
+		uint64_t v;
+
+		if (it->size == 8) {
+			memcpy(&v, p, 8);
+		} else {
+			int32_t v32;
+
+			memcpy(&v32, p, 4);	/* tid, cpu: -1 is "any" */
+			v = it->conv == 'd' ? (uint64_t)(int64_t)v32 : (uint32_t)v32;
+		}
+		out__puts(o, it->label);
+		if (it->conv == 'x')
+			hex0x(o, v);
+		else if (it->conv == 'u')
+			out__u64(o, v);
+		else
+			out__s64(o, (int64_t)v);
+	}
+}
+
+/* " offset: .. size: .. flags: .. [TOP]" */
+static void aux_details(struct out *o, const struct hwt_aux *a)
+{
+	dump_items(o, a, aux_items);
+	out__puts(o, " [");
+	if (a->flags & PERF_AUX_FLAG_TRUNCATED)
+		out__putc(o, 'T');
+	if (a->flags & PERF_AUX_FLAG_OVERWRITE)
+		out__putc(o, 'O');
+	if (a->flags & PERF_AUX_FLAG_PARTIAL)
+		out__putc(o, 'P');
+	out__putc(o, ']');
+}
+
 static void details(struct dump_sink *s, const struct hwt_event *ev)
 {
 	struct out *o = s->o;
@@ -89,46 +158,14 @@ static void details(struct dump_sink *s, const struct hwt_event *ev)
 		}
 		break;
 	}
-	case HWT_REC_AUXTRACE: {
-		const struct hwt_auxtrace *at = (const void *)ev->hdr;
-
-		if (ev->hdr->size < sizeof(*at))
-			break;
-		out__puts(o, " size: ");
-		hex0x(o, at->size);
-		out__puts(o, "  offset: ");
-		hex0x(o, at->offset);
-		out__puts(o, "  ref: ");
-		hex0x(o, at->reference);
-		out__puts(o, "  idx: ");
-		out__u64(o, at->idx);
-		out__puts(o, "  tid: ");
-		out__s64(o, (int32_t)at->tid);
-		out__puts(o, "  cpu: ");
-		out__s64(o, (int32_t)at->cpu);
+	case HWT_REC_AUXTRACE:
+		if (ev->hdr->size >= sizeof(struct hwt_auxtrace))
+			dump_items(o, ev->hdr, auxtrace_items);
 		break;
-	}
-	case PERF_RECORD_AUX: {
-		const struct hwt_aux *a = (const void *)ev->hdr;
-
-		if (ev->hdr->size < sizeof(*a))
-			break;
-		out__puts(o, " offset: ");
-		hex0x(o, a->aux_offset);
-		out__puts(o, " size: ");
-		hex0x(o, a->aux_size);
-		out__puts(o, " flags: ");
-		hex0x(o, a->flags);
-		out__puts(o, " [");
-		if (a->flags & PERF_AUX_FLAG_TRUNCATED)
-			out__putc(o, 'T');
-		if (a->flags & PERF_AUX_FLAG_OVERWRITE)
-			out__putc(o, 'O');
-		if (a->flags & PERF_AUX_FLAG_PARTIAL)
-			out__putc(o, 'P');
-		out__putc(o, ']');
+	case PERF_RECORD_AUX:
+		if (ev->hdr->size >= sizeof(struct hwt_aux))
+			aux_details(o, (const void *)ev->hdr);
 		break;
-	}
 	default:
 		break;
 	}
@@ -188,10 +225,13 @@ static void on_chunk(void *ctx, const struct hwt_stream *st, const struct hwt_ch
 
 void dump_record(struct out *o, const struct hwt_record *rec)
 {
+	/* types without a dump_fmt: the script text line */
+	static struct field_views text = { .style = FS_TEXT };
+
 	if (rec->type->kind == HWT_RK_SUMMARY)
 		return;
 	if (!field_fmt__dump(o, rec))
-		field_fmt__text(o, rec, NULL, 0);
+		field_fmt__record(o, &text, rec);
 }
 
 static void on_record(void *ctx, const struct hwt_record *rec)
@@ -220,10 +260,6 @@ void dump_sink__init(struct dump_sink *s, struct out *o, const char *path,
 	s->o = o;
 	s->path = path;
 	s->bytes = bytes;
-	memset(sink, 0, sizeof(*sink));
-	sink->event = on_event;
-	sink->chunk = on_chunk;
-	sink->record = on_record;
-	sink->end = on_end;
-	sink->ctx = s;
+	*sink = (struct hwt_sink){ .event = on_event, .chunk = on_chunk, .record = on_record,
+				   .end = on_end, .ctx = s };
 }

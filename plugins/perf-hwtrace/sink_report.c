@@ -160,10 +160,7 @@ void report_sink__init(struct report_sink *s, struct out *o, struct hwt_bytes *b
 	memset(s, 0, sizeof(*s));
 	s->o = o;
 	s->bytes = bytes;
-	memset(sink, 0, sizeof(*sink));
-	sink->record = on_record;
-	sink->end = on_end;
-	sink->ctx = s;
+	*sink = (struct hwt_sink){ .record = on_record, .end = on_end, .ctx = s };
 }
 
 void report_sink__fini(struct report_sink *s)

@@ -1,75 +1,89 @@
 // SPDX-License-Identifier: GPL-2.0
-/* sink_script.c - one line, JSON object or CSV row per decoded unit. */
+/*
+ * sink_script.c - one line, JSON object or CSV row per decoded unit.
+ *
+ * CSV has one header row: "type" and the union of the fields of every
+ * record type the input's streams can emit (their decoders' record_types),
+ * written before the first row, so that csv readers and pandas load it as
+ * one table.
+ */
+#include <stdlib.h>
 #include <string.h>
+
+#include "hwtrace/device.h"
 
 #include "sinks.h"
 
-static bool selected(const struct script_sink *s, const struct hwt_record_type *t,
-		     const char *name)
+#define MAX_CSV_TYPES 64
+
+/* Data record types of stream @st not yet in s->types. */
+static void add_types(struct script_sink *s, const struct hwt_stream *st)
 {
-	if (!s->nonly || (s->only_type && t != s->only_type))
-		return true;
-	for (unsigned i = 0; i < s->nonly; i++)
-		if (!strcmp(s->only[i], name))
-			return true;
-	return false;
+	const struct hwt_record_type *const *t = st->dev ? st->dev->record_types : NULL;
+
+	for (; t && *t; t++) {
+		unsigned i = 0;
+
+		if ((*t)->kind != HWT_RK_DATA || (s->only_type && s->only_type != *t))
+			continue;
+		while (i < s->ntypes && s->types[i] != *t)
+			i++;
+		if (i == s->ntypes && s->ntypes < MAX_CSV_TYPES)
+			s->types[s->ntypes++] = *t;
+	}
 }
 
-static void csv_row(struct script_sink *s, const struct hwt_record *rec)
+static void on_stream(void *ctx, const struct hwt_stream *st)
 {
-	const struct hwt_record_type *t = rec->type;
+	struct script_sink *s = ctx;
 
-	if (s->csv_type != t) {
-		out__puts(s->o, "type");
-		for (uint32_t i = 0; i < t->nfields; i++) {
-			if (!selected(s, t, t->fields[i].name))
-				continue;
-			out__putc(s->o, ',');
-			out__puts(s->o, t->fields[i].name);
-		}
-		out__putc(s->o, '\n');
-		s->csv_type = t;
-	}
-	out__puts(s->o, t->name);
-	for (uint32_t i = 0; i < t->nfields; i++) {
-		if (!selected(s, t, t->fields[i].name))
-			continue;
-		out__putc(s->o, ',');
-		field_fmt__value(s->o, &t->fields[i], rec->data, FS_CSV);
-	}
-	out__putc(s->o, '\n');
+	if (!s->header_done)
+		add_types(s, st);
+}
+
+static void csv_header(struct script_sink *s, const struct hwt_record_type *first)
+{
+	/* no stream said what it emits (should not happen): the first type's fields */
+	if (!s->ntypes && first)
+		s->types[s->ntypes++] = first;
+	s->types[s->ntypes] = NULL;
+	field_fmt__csv_header(s->o, &s->views, s->types);
+	s->header_done = true;
 }
 
 static void on_record(void *ctx, const struct hwt_record *rec)
 {
 	struct script_sink *s = ctx;
-	unsigned nonly;
 
-	if (rec->type->kind != HWT_RK_DATA)
+	if (rec->type->kind != HWT_RK_DATA || (s->only_type && s->only_type != rec->type))
 		return;
+	if (!s->header_done && s->views.style == FS_CSV)
+		csv_header(s, rec->type);
 	s->records++;
-	/* -F TYPE:fields: other types keep all their fields */
-	nonly = s->only_type && rec->type != s->only_type ? 0 : s->nonly;
-	switch (s->style) {
-	case FS_JSON:
-		field_fmt__json(s->o, rec, s->only, nonly);
-		break;
-	case FS_CSV:
-		csv_row(s, rec);
-		break;
-	case FS_TEXT:
-		field_fmt__text(s->o, rec, s->only, nonly);
-		break;
-	}
+	field_fmt__record(s->o, &s->views, rec);
+}
+
+static void on_end(void *ctx, const struct hwt_stream *const *streams, uint32_t n,
+		   const struct hwt_reader *r)
+{
+	struct script_sink *s = ctx;
+
+	/* no records: the header alone still says what the columns are */
+	if (!s->header_done && s->views.style == FS_CSV && s->ntypes)
+		csv_header(s, NULL);
 }
 
 void script_sink__init(struct script_sink *s, struct out *o, enum field_style style,
-		       struct hwt_sink *sink)
+		       const char *const *only, unsigned nonly, struct hwt_sink *sink)
 {
 	memset(s, 0, sizeof(*s));
 	s->o = o;
-	s->style = style;
-	memset(sink, 0, sizeof(*sink));
-	sink->record = on_record;
-	sink->ctx = s;
+	field_views__init(&s->views, style, only, nonly);
+	*sink = (struct hwt_sink){ .stream = on_stream, .record = on_record, .end = on_end,
+				   .ctx = s };
+}
+
+void script_sink__fini(struct script_sink *s)
+{
+	field_views__fini(&s->views);
 }

@@ -16,16 +16,19 @@
 /* script: one line / JSON object / CSV row per data record. */
 struct script_sink {
 	struct out *o;
-	enum field_style style;
-	const char *const *only;	/* -F field list, or NULL for all */
-	unsigned nonly;
-	const struct hwt_record_type *only_type;	/* -F TYPE:..: the list is its */
-	const struct hwt_record_type *csv_type;	/* type of the last CSV header */
+	struct field_views views;
+	const struct hwt_record_type *only_type;	/* show only this type (NULL: all) */
+	/* CSV: the data record types of the streams, for the one header row */
+	const struct hwt_record_type *types[64 + 1];
+	unsigned ntypes;
+	bool header_done;
 	uint64_t records;
 };
 
+/* @only/@nonly: -F field names (NULL: all). */
 void script_sink__init(struct script_sink *s, struct out *o, enum field_style style,
-		       struct hwt_sink *sink);
+		       const char *const *only, unsigned nonly, struct hwt_sink *sink);
+void script_sink__fini(struct script_sink *s);
 
 /* report -D: perf-style record dump with the decoded payload under each AUXTRACE. */
 struct dump_sink {

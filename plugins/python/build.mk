@@ -41,6 +41,9 @@ all: $(PY_RUNNER)
 $(PY_RUNNER): plugins/perf-hwtrace/script_python.c
 	$(CC) $(ALL_CFLAGS) -DHAVE_PYTHON $(PY_INCLUDES) -shared -o $@ $< $(PY_EMBED)
 
+# its headers (out.h's inline writers among them), as -MMD listed them
+-include $(BUILD)/perf-hwtrace-python.d
+
 .PHONY: install-python-runner
 install: install-python-runner
 install-python-runner: $(PY_RUNNER)

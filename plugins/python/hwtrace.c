@@ -8,7 +8,8 @@
  *
  * Each dict equals the JSON object `perf hwtrace script --json` prints for
  * the record: key "type" then every field present, enum values as names,
- * flags as lists of names, KV fields as dicts, arrays as lists.  open()
+ * flags as lists of names, KV fields as dicts, arrays as lists; numbers are
+ * ints, also where JSON writes them as strings (hex fields, values above 2^53).  open()
  * decodes the whole input when called and returns an iterator over the
  * records; it raises OSError when the input cannot be read at all and
  * ValueError when it had errors and strict=True.
@@ -33,7 +34,7 @@ static PyObject *scalar(const struct hwt_field *f, uint64_t v)
 {
 	if (f->hint == HWT_FH_ENUM && v < f->nnames && f->names[v])
 		return PyUnicode_FromString(f->names[v]);
-	if (f->type == HWT_FT_S64)
+	if (hwt_field__is_signed(f))
 		return PyLong_FromLongLong((long long)v);
 	if (f->type == HWT_FT_BOOL)
 		return PyBool_FromLong(v != 0);

@@ -64,7 +64,7 @@ static void number(struct trace_seq *s, const struct hwt_field *f, uint64_t v)
 			trace_seq_puts(s, "0");
 	} else if (f->hint == HWT_FH_HEX) {
 		trace_seq_printf(s, "0x%llx", (unsigned long long)v);
-	} else if (f->type == HWT_FT_S64) {
+	} else if (hwt_field__is_signed(f)) {
 		trace_seq_printf(s, "%lld", (long long)v);
 	} else {
 		trace_seq_printf(s, "%llu", (unsigned long long)v);

@@ -22,11 +22,12 @@ want = [l.split() for l in open(sys.argv[2]) if not l.startswith("#")]
 assert len(recs) == len(want) > 0, (len(recs), len(want))
 for r, w in zip(recs, want):
     assert r["type"] == "cxl_hmu_unit", r
+    # addresses are hex strings in JSON, as in the manifest and the text line
     got = (r["cpu"], r["time"], r["unit"], r["count"], r["dpa"])
-    exp = (int(w[0]), int(w[1]), int(w[2]), int(w[3]), int(w[4], 16))
+    exp = (int(w[0]), int(w[1]), int(w[2]), int(w[3]), w[4])
     assert got == exp, (got, exp)
     assert r["counter_width"] == 16 and r["pmu"].startswith("cxl_hmu_mem"), r
-    assert r["dpa"] == r["unit"] << 12, r      # hotness_granual=12 in synth's config1
+    assert r["dpa"] == hex(r["unit"] << 12), r  # hotness_granual=12 in synth's config1
     assert "hpa" not in r                      # no HDM decoder given
 EOF
 }
@@ -125,11 +126,11 @@ want = [(5, 3), (0x10000, 0xff), (2, 1)]   # 0x1000000ff >> 16 = 0x10000
 assert [(x["unit"], x["count"]) for x in r] == want, r
 for x in r:
     dpa = x["unit"] << 12
-    assert x["dpa"] == dpa
+    assert x["dpa"] == hex(dpa)
     # 2-way, 4 KiB granularity, position 1: each 4 KiB of DPA is every
     # second 4 KiB of HPA, starting one granule in
     hpa = 0x100000000 + ((dpa // 4096) * 2 + 1) * 4096 + dpa % 4096
-    assert x["hpa"] == hpa, (hex(x["hpa"]), hex(hpa))
+    assert x["hpa"] == hex(hpa), (x["hpa"], hex(hpa))
 EOF
 }
 

@@ -176,7 +176,7 @@ for o, m in zip(ours, man):
         assert o == {'type': 'i915_oa_lost', 'kind': m[1]}, (o, m)
         continue
     kv = dict(x.split('=') for x in m[2:])
-    assert o['ts'] == int(kv['ts']) and o['ctx'] == int(kv['ctx']), (o, m)
+    assert o['ts'] == int(kv['ts']) and o['ctx'] == hex(int(kv['ctx'])), (o, m)
     assert o['ticks'] == int(kv['ticks']) and o['a'][0] == int(kv['a0']), (o, m)
     assert ('dts' in o) == ('dts' in kv), (o, m)
     if 'dts' in kv:

@@ -241,8 +241,15 @@ EOF
 		"$HWTRACE" script --json -i "$T/$f.data" 2>/dev/null >"$T/$f.json"
 		PYTHONPATH="$BUILD/python" python3 - "$T/$f.data" "$T/$f.json" <<'EOF'
 import hwtrace, json, sys
+# JSON writes hex fields and integers above 2^53 as strings; Python has exact ints
+def num(v):
+    if isinstance(v, list):
+        return [num(x) for x in v]
+    if isinstance(v, str) and (v.startswith("0x") or v.isdigit()):
+        return int(v, 0)
+    return v
 recs = list(hwtrace.open(sys.argv[1]))
-want = [json.loads(l) for l in open(sys.argv[2])]
+want = [{k: num(v) for k, v in json.loads(l).items()} for l in open(sys.argv[2])]
 assert len(recs) == len(want) > 0, (len(recs), len(want))
 assert recs == want
 EOF

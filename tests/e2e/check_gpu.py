@@ -138,7 +138,7 @@ def data_panthor(check, hwt, path, seed, layout):
     bl = sim_panthor.blocks(layout)
     for s in sorted(samples):
         blks = samples[s]
-        k = blks[0]["user_data"]
+        k = int(blks[0]["user_data"], 16)     # hex fields are JSON strings
         if len(blks) != len(bl) or k <= j:
             bad.append("sample %d: %d blocks, user_data %d after %d" % (s, len(blks), k, j))
             j = k
@@ -173,7 +173,7 @@ def data_i915(check, hwt, path, seed, exp, fmt):
             k = sim_i915.k_of_ts(r["ts"], exp)
             v = sim_i915.values(seed, exp, fmt, k)
             reason = ["timer"] if v["reason"] == 1 else ["context-switch"]
-            ok = (r["reason"] == reason and r["ctx"] == v["ctx"] and r["ctx_valid"] and
+            ok = (r["reason"] == reason and r["ctx"] == hex(v["ctx"]) and r["ctx_valid"] and
                   r["ticks"] == v["ticks"] and r.get("a", []) == v["a"] and
                   r["b"] == v["b"] and r["c"] == v["c"])
             items.append(("sample", k, ok))

@@ -35,7 +35,7 @@ enum hwt_ftype {
 /* Display hints. */
 enum hwt_fhint {
 	HWT_FH_DEC = 0,
-	HWT_FH_HEX,	/* 0x%llx in text/CSV, still a number in JSON */
+	HWT_FH_HEX,	/* 0x%llx in text and CSV, the string "0x.." in JSON */
 	HWT_FH_ENUM,	/* value indexes .names; shown as that string */
 	HWT_FH_FLAGS,	/* bit i set -> .names[i]; shown as a list of strings */
 };
@@ -43,6 +43,7 @@ enum hwt_fhint {
 /* Field flags. */
 #define HWT_FF_OPTIONAL	0x1	/* present only when bool at .present_offset is true */
 #define HWT_FF_NODUMP	0x2	/* not shown in the default text line */
+#define HWT_FF_SIGNED	0x4	/* two's complement at the field's width (cpu: -1 unknown) */
 
 /**
  * struct hwt_kv - one named value in a HWT_FT_KV field (panthor "counters")
@@ -153,7 +154,18 @@ static inline bool hwt_field__present(const struct hwt_field *f, const void *dat
 }
 
 /**
+ * hwt_field__is_signed - whether a numeric field's value is shown signed
+ */
+static inline bool hwt_field__is_signed(const struct hwt_field *f)
+{
+	return f->type == HWT_FT_S64 || (f->flags & HWT_FF_SIGNED);
+}
+
+/**
  * hwt_field__u64 - read element @i of a numeric field as u64
+ *
+ * A HWT_FF_SIGNED field narrower than 64 bits is sign-extended, so that
+ * (int64_t)hwt_field__u64() is its value.
  */
 HWT_API uint64_t hwt_field__u64(const struct hwt_field *f, const void *data, uint32_t i);
 

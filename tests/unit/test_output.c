@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_output.c - the output conventions of perf-hwtrace (perf-hwtrace.rst,
+ * "Output formats"): a field has one base in every style and every record
+ * type, hex fields are JSON strings, decimals above 2^53 are JSON strings,
+ * signed fields print -1, text from the system is escaped.  Expected texts
+ * are written out here by hand.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "hwtrace/device.h"
+#include "hwtrace/record.h"
+#include "../../plugins/perf-hwtrace/field_fmt.h"
+
+struct rec {
+	uint32_t cpu;
+	uint64_t mask;
+	uint64_t count;
+	uint64_t arr[2];
+	const char *name;
+};
+
+static const struct hwt_field fields[] = {
+	{ .name = "cpu", .type = HWT_FT_U32, .offset = offsetof(struct rec, cpu),
+	  .flags = HWT_FF_SIGNED },
+	HWT_FIELD(struct rec, mask, HWT_FT_U64, HWT_FH_HEX),
+	HWT_FIELD(struct rec, count, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD_ARRAY(struct rec, arr, HWT_FT_U64, 2, HWT_FH_DEC),
+	HWT_FIELD(struct rec, name, HWT_FT_STR, HWT_FH_DEC),
+};
+
+static const struct hwt_record_type type = {
+	.name = "t", .fields = fields, .nfields = 5, .kind = HWT_RK_DATA,
+};
+
+/* field_fmt__record() of @r in @style, as a string (static buffer) */
+static const char *show(const struct rec *r, enum field_style style)
+{
+	static char buf[4096];
+	struct out o;
+	struct field_views v;
+	const struct hwt_record_type *types[] = { &type, NULL };
+	struct hwt_record rec = { .type = &type, .data = r };
+
+	out__init(&o, -1);
+	field_views__init(&v, style, NULL, 0);
+	if (style == FS_CSV)
+		field_fmt__csv_header(&o, &v, types);
+	field_fmt__record(&o, &v, &rec);
+	field_views__fini(&v);
+	memcpy(buf, o.buf, o.len);
+	buf[o.len] = 0;
+	return buf;
+}
+
+static void test_bases(void)
+{
+	struct rec r = {
+		.cpu = UINT32_MAX, .mask = UINT64_MAX, .count = (1ull << 53) + 1,
+		.arr = { 1, (1ull << 53) + 1 }, .name = "a\033[31mb\n",
+	};
+
+	CHECK_STR(show(&r, FS_TEXT),
+		  "t: cpu=-1 mask=0xffffffffffffffff count=9007199254740993 "
+		  "arr=1,9007199254740993 name=a\\x1b[31mb\\n\n");
+	CHECK_STR(show(&r, FS_JSON),
+		  "{\"type\":\"t\",\"cpu\":-1,\"mask\":\"0xffffffffffffffff\","
+		  "\"count\":\"9007199254740993\",\"arr\":[1,\"9007199254740993\"],"
+		  "\"name\":\"a\\u001b[31mb\\u000a\"}\n");
+	CHECK_STR(show(&r, FS_CSV),
+		  "type,cpu,mask,count,arr,name\n"
+		  "t,-1,0xffffffffffffffff,9007199254740993,1;9007199254740993,"
+		  "\"a\033[31mb\n\"\n");
+	/* 2^53 itself is exact as a JSON number */
+	r.count = 1ull << 53;
+	r.arr[1] = 7;
+	r.cpu = 3;
+	r.name = "x";
+	CHECK_STR(show(&r, FS_JSON),
+		  "{\"type\":\"t\",\"cpu\":3,\"mask\":\"0xffffffffffffffff\","
+		  "\"count\":9007199254740992,\"arr\":[1,7],\"name\":\"x\"}\n");
+}
+
+/* Every field name means one thing: the same base and sign in every record type. */
+static void test_one_base_per_name(void)
+{
+	hwt_devices__for_each_type(da, pa)
+		hwt_devices__for_each_type(db, pb) {
+			const struct hwt_record_type *ta = *pa;
+			const struct hwt_record_type *tb = *pb;
+
+			for (uint32_t i = 0; i < ta->nfields; i++) {
+				const struct hwt_field *fa = &ta->fields[i];
+				int j = field_fmt__find(tb, fa->name);
+				const struct hwt_field *fb = j >= 0 ? &tb->fields[j] : NULL;
+
+				if (!fb)
+					continue;
+				if ((fa->hint == HWT_FH_HEX) != (fb->hint == HWT_FH_HEX) ||
+				    hwt_field__is_signed(fa) != hwt_field__is_signed(fb)) {
+					fprintf(stderr, "%s.%s and %s.%s differ in base or sign\n",
+						ta->name, fa->name, tb->name, fb->name);
+					CHECK(0);
+				}
+			}
+		}
+}
+
+static void test_escape(void)
+{
+	char buf[64];
+
+	CHECK_STR(out__escape(buf, sizeof(buf), "Xorg"), "Xorg");
+	CHECK_STR(out__escape(buf, sizeof(buf), "a\tb\\c\x7f\r"), "a\\tb\\\\c\\x7f\\r");
+	/* cut whole escapes only */
+	CHECK_STR(out__escape(buf, 6, "ab\033cd"), "ab");
+}
+
+/* out__text_str() on strings longer than its pieces: every byte, in order */
+static void test_text_str_long(void)
+{
+	char in[300], want[1300];
+	size_t n = 0;
+	struct out o;
+
+	for (int i = 0; i < 299; i++) {
+		in[i] = i % 7 == 3 ? '\033' : 'a' + i % 26;
+		n += sprintf(want + n, i % 7 == 3 ? "\\x1b" : "%c", in[i]);
+	}
+	in[299] = 0;
+	out__init(&o, -1);
+	out__text_str(&o, in);
+	CHECK_EQ(o.len, n);
+	CHECK(!memcmp(o.buf, want, n));
+}
+
+int main(void)
+{
+	RUN(test_bases);
+	RUN(test_one_base_per_name);
+	RUN(test_escape);
+	RUN(test_text_str_long);
+	return check_done("output");
+}
