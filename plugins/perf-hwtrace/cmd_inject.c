@@ -35,8 +35,7 @@ struct inject {
 	bool keep_trailers;		/* non-sample records parse the same way after */
 	bool warned_drop;
 	struct hwt_tp_events events;	/* our tracepoint events and their sample ids */
-	int32_t cpu, tid;		/* of the AUXTRACE being decoded */
-	uint64_t time;
+	struct hwt_where at;		/* of the AUXTRACE being decoded */
 	uint64_t samples, passed, dropped, too_big;
 	int werr;
 	uint8_t rec[65536];
@@ -260,7 +259,7 @@ static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_eve
 
 	in->r = r;
 	if (ev->sid.valid & PERF_SAMPLE_TIME)
-		in->time = ev->sid.time;
+		in->at.time = ev->sid.time;
 	if (header_type(type))
 		return;
 	if (!in->started)
@@ -283,10 +282,7 @@ static void on_chunk(void *ctx, const struct hwt_stream *s, const struct hwt_chu
 {
 	struct inject *in = ctx;
 
-	in->cpu = c->cpu;
-	in->tid = c->tid;
-	if (c->time)
-		in->time = c->time;
+	hwt_where__update(&in->at, c);
 }
 
 static void on_record(void *ctx, const struct hwt_record *rec)
@@ -300,8 +296,8 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 	id = hwt_tp_events__id(&in->events, rec->type);
 	if (!id)
 		return;		/* framing / summary records are not events */
-	n = hwt_tp__sample(rec, id, in->time, in->cpu < 0 ? 0 : (uint32_t)in->cpu, in->tid,
-			   in->rec, sizeof(in->rec));
+	n = hwt_tp__sample(rec, id, in->at.time, in->at.cpu < 0 ? 0 : (uint32_t)in->at.cpu,
+			   in->at.tid, in->rec, sizeof(in->rec));
 	if (!n) {
 		if (!in->too_big++)
 			hwt_diag__warn(&in->c.diag, rec->offset, rec->type->name,
@@ -345,8 +341,8 @@ int cmd_inject(int argc, char **argv)
 	in.c.input = "perf.data";
 	in.argc = argc;
 	in.argv = argv;
-	in.cpu = -1;
-	in.tid = -1;
+	in.at.cpu = -1;
+	in.at.tid = -1;
 	/* parse a copy: argv itself goes into the output's cmdline */
 	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)

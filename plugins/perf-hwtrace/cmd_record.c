@@ -111,17 +111,6 @@ static int parse_mmap(const char *arg, struct rec_opts *o)
 	return 0;
 }
 
-static int event_opt(const struct parse_opt *opt, const char *val, int unset)
-{
-	struct rec_opts *o = opt->value;
-
-	(void)unset;
-	if (o->nevents == REC_MAX_EVENTS)
-		return usage_error("record", "at most %d events", REC_MAX_EVENTS);
-	o->events[o->nevents++] = val;
-	return 0;
-}
-
 static int mmap_opt(const struct parse_opt *opt, const char *val, int unset)
 {
 	(void)unset;
@@ -135,9 +124,9 @@ static int mmap_opt(const struct parse_opt *opt, const char *val, int unset)
 static int parse_opts(int argc, char **argv, struct rec_opts *o)
 {
 	const struct parse_opt opts[] = {
-		OPT_CALLBACK('e', "event", o, "EVENT",
-			     "pmu/term=value,.../ (sysfs format terms) or a generic name "
-			     "(cpu-clock, task-clock, cycles, ...)", event_opt),
+		OPT_STRING_LIST('e', "event", o->events, &o->nevents, REC_MAX_EVENTS, "EVENT",
+				"pmu/term=value,.../ (sysfs format terms) or a generic name "
+				"(cpu-clock, task-clock, cycles, ...)"),
 		OPT_BOOLEAN('a', "all-cpus", &o->all_cpus, "system-wide on every online CPU"),
 		OPT_STRING('C', "cpu", &o->cpu_list, "CPUS", "system-wide on these CPUs (0-3,8)"),
 		OPT_CALLBACK('m', "mmap-pages", o, "DATA,AUX",

@@ -440,17 +440,6 @@ static const char *const top_usage[] = {
 	NULL,
 };
 
-static int proc_opt(const struct parse_opt *opt, const char *val, int unset)
-{
-	struct top_opts *o = opt->value;
-
-	(void)unset;
-	if (o->nroots == MAX_ROOTS)
-		return usage_error("top", "at most %d --proc roots", MAX_ROOTS);
-	o->roots[o->nroots++] = val;
-	return 0;
-}
-
 /* -d and --rescan: seconds, 0 to a day */
 static int seconds_opt(const struct parse_opt *opt, const char *val, int unset)
 {
@@ -488,8 +477,8 @@ static int clock_opt(const struct parse_opt *opt, const char *val, int unset)
 static int parse_opts(int argc, char **argv, struct top_opts *o)
 {
 	const struct parse_opt opts[] = {
-		OPT_CALLBACK(0, "proc", o, "DIR",
-			     "proc root (default /proc); repeat to replay recorded trees", proc_opt),
+		OPT_STRING_LIST(0, "proc", o->roots, &o->nroots, MAX_ROOTS, "DIR",
+				"proc root (default /proc); repeat to replay recorded trees"),
 		OPT_CALLBACK('d', "delay", &o->delay, "SECONDS", "refresh interval (default 1)",
 			     seconds_opt),
 		OPT_CALLBACK('n', "iterations", &o->iterations, "N",

@@ -30,6 +30,7 @@ static bool takes_value(const struct parse_opt *o)
 {
 	switch (o->type) {
 	case OPTION_STRING:
+	case OPTION_STRING_LIST:
 	case OPTION_INTEGER:
 	case OPTION_U64:
 		return true;
@@ -85,6 +86,14 @@ static int apply(const char *cmd, const struct parse_opt *o, const char *val, in
 		return 0;
 	case OPTION_CALLBACK:
 		return o->callback(o, val, unset) ? -1 : 0;
+	case OPTION_STRING_LIST: {
+		int *n = (int *)o->data;
+
+		if ((uint64_t)*n >= o->max)
+			return usage_error(cmd, "%s: at most %" PRIu64 " of them", name, o->max), -1;
+		((const char **)o->value)[(*n)++] = val;
+		return 0;
+	}
 	default:
 		return -1;
 	}

@@ -28,6 +28,7 @@ enum parse_opt_type {
 	OPTION_INTEGER,		/* int within [min, max] */
 	OPTION_U64,		/* uint64_t within [min, max] */
 	OPTION_CALLBACK,	/* callback(opt, value) */
+	OPTION_STRING_LIST,	/* each use appends to a const char *[max]; count in int *data */
 };
 
 enum parse_opt_flags {
@@ -93,6 +94,9 @@ struct parse_opt {
 #define OPT_U64(s, l, v, a, h, lo, hi) \
 	{ .type = OPTION_U64, .short_name = (s), .long_name = (l), .value = (v), \
 	  .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG, .min = (lo), .max = (hi) }
+#define OPT_STRING_LIST(s, l, arr, cnt, n, a, h) \
+	{ .type = OPTION_STRING_LIST, .short_name = (s), .long_name = (l), .value = (arr), \
+	  .data = (cnt), .max = (n), .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG }
 #define OPT_CALLBACK(s, l, v, a, h, f) \
 	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), \
 	  .argh = (a), .help = (h), .callback = (f), .flags = PARSE_OPT_NONEG }

@@ -135,8 +135,7 @@ struct runner {
 	struct comm comms[MAX_COMMS];
 	uint32_t ncomms;
 	struct comm *last_comm;
-	int32_t cpu, tid;
-	uint64_t time;
+	struct hwt_where at;		/* of the AUXTRACE being decoded */
 	uint64_t obj_time;		/* time the cached secs/nsecs are of */
 	uint64_t obj_secs, obj_nsecs;	/* their values */
 	PyObject *secs, *nsecs;
@@ -708,7 +707,7 @@ static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_eve
 	struct runner *run = ctx;
 
 	if (ev->sid.valid & PERF_SAMPLE_TIME)
-		run->time = ev->sid.time;
+		run->at.time = ev->sid.time;
 	if (ev->hdr->type == PERF_RECORD_COMM) {
 		uint32_t pid, tid;
 		const char *comm;
@@ -724,10 +723,7 @@ static void on_chunk(void *ctx, const struct hwt_stream *s, const struct hwt_chu
 {
 	struct runner *run = ctx;
 
-	run->cpu = c->cpu;
-	run->tid = c->tid;
-	if (c->time)
-		run->time = c->time;
+	hwt_where__update(&run->at, c);
 }
 
 /* A borrowed int of value @v, made only when it differs from the last one. */
@@ -803,9 +799,9 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 {
 	struct runner *run = ctx;
 	PyObject *args[8 + MAX_FIELDS + 1], *owned[8 + MAX_FIELDS + 1], *fn, *comm, *ret;
-	uint32_t cpu = run->cpu < 0 ? 0 : (uint32_t)run->cpu;
-	uint64_t time = run->time;
-	int32_t tid = run->tid;
+	uint32_t cpu = run->at.cpu < 0 ? 0 : (uint32_t)run->at.cpu;
+	uint64_t time = run->at.time;
+	int32_t tid = run->at.tid;
 	struct tp_type *tp;
 	int n = 0, no = 0;
 	bool own, bad;
@@ -932,8 +928,8 @@ static int run_hook(struct cli *c, const char *script, int nargs, char **args)
 
 	memset(&run, 0, sizeof(run));
 	run.c = c;
-	run.cpu = -1;
-	run.tid = -1;
+	run.at.cpu = -1;
+	run.at.tid = -1;
 	fp = fopen(script, "r");
 	if (!fp) {
 		fprintf(stderr, "perf hwtrace script: %s: %s\n", script, strerror(errno));

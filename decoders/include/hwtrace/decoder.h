@@ -94,6 +94,29 @@ struct hwt_chunk {
 };
 
 /**
+ * struct hwt_where - where and when the records being decoded come from
+ * @cpu:	AUXTRACE cpu of the current piece (-1 when unset)
+ * @tid:	AUXTRACE tid of the current piece (-1 when unset)
+ * @time:	time of the latest piece that had one (0 before any)
+ *
+ * Sinks that stamp records with a cpu, tid and time (inject, Python hooks)
+ * keep one and update it from their chunk callback.
+ */
+struct hwt_where {
+	int32_t cpu;
+	int32_t tid;
+	uint64_t time;
+};
+
+static inline void hwt_where__update(struct hwt_where *w, const struct hwt_chunk *c)
+{
+	w->cpu = c->cpu;
+	w->tid = c->tid;
+	if (c->time)
+		w->time = c->time;
+}
+
+/**
  * struct hwt_emit - where a decoder puts its records
  * @record:	called once per record; the record is valid only during the call
  * @ctx:	passed to @record
