@@ -153,10 +153,15 @@ static struct parse_opt *synth_table(const struct parse_opt *base, size_t nbase)
 			if (*d == '(' && strchr(d, ')'))
 				asprintf(&help, "default %.*s", (int)(strchr(d, ')') - d - 1), d + 1);
 			arg = strndup(a, alen);
-			if (!key)
+			if (!key || !arg || !*arg) {
+				free(arg);
+				arg = NULL;
+			}
+			if (!key) {
+				free(help);
 				continue;
-			t[n++] = (struct parse_opt)OPT_CALLBACK(0, key, NULL,
-								 arg && *arg ? arg : "VALUE",
+			}
+			t[n++] = (struct parse_opt)OPT_CALLBACK(0, key, NULL, arg ? arg : "VALUE",
 								 help ? help : "", gen_opt);
 		}
 	}
@@ -206,9 +211,11 @@ int cmd_synth(int argc, char **argv)
 			   "also write what was put in ('-': standard output)"),
 	};
 	struct parse_cmd cmd = { "synth", synth_usage, command__summary("synth"), NULL };
-	struct parse_opt *table = synth_table(base, sizeof(base) / sizeof(base[0]));
+	/* static: the table and its strings live as long as the options parsed with it */
+	static struct parse_opt *table;
 	int ret;
 
+	table = synth_table(base, sizeof(base) / sizeof(base[0]));
 	if (!table)
 		return EXIT_INPUT_ERROR;
 	cmd.opts = table;

@@ -530,8 +530,10 @@ int cmd_top(int argc, char **argv)
 	bool tty;
 
 	r = parse_opts(argc, argv, &o);
-	if (r)
+	if (r) {
+		free(o.clock_vals);	/* loaded before a later option ended the run */
 		return r == PARSE_OPT_DONE ? 0 : r;
+	}
 	out = out__stdout();
 	tty = !o.json && !o.batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
 	signal(SIGINT, on_signal);
