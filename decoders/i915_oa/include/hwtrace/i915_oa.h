@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * i915_oa.h - Intel i915 OA reports: perf stream records, report layouts,
- * accumulation and IGT i915-perf-recorder files (design.rst 4.3 and 7).
+ * i915_oa.h - Intel i915 OA reports: record constants, the decoded record
+ * structs and the priv[] layout (design.rst 4.3 and 7).  Report layouts,
+ * accumulation and IGT i915-perf-recorder files are internal
+ * (i915_oa_internal.h).
  *
  * Facts and their sources: Documentation/i915-oa.rst.
  */

@@ -5,8 +5,10 @@
  *
  * The uAPI is not merged and moved between revisions, so everything that
  * differs (block-type numbering, perf_info, header offsets) lives in one
- * table row per revision (struct hwt_panthor_layout); the walker, the ring
- * reader and the decoder are written once against that table.
+ * table row per revision; the walker, the ring reader and the decoder are
+ * written once against that table (all internal: panthor_internal.h).  This
+ * header holds what a program reading records needs: block kinds, uAPI
+ * flags, the priv[] layout and the record structs.
  */
 #ifndef HWTRACE_PANTHOR_H
 #define HWTRACE_PANTHOR_H
