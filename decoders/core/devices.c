@@ -12,10 +12,11 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "hwtrace/cxl_hmu.h"
+#include "cxl_hmu/cxl_hmu_internal.h"
 #include "hwtrace/device.h"
-#include "hwtrace/i915_oa.h"
-#include "hwtrace/panthor.h"
+#include "i915_oa/i915_oa_internal.h"
+#include "panthor/panthor_internal.h"
+#include "decoder_internal.h"
 
 const struct hwt_device *const hwt_devices[] = {
 	&hwt_device_cxl_hmu,

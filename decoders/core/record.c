@@ -5,6 +5,7 @@
 #include "hwtrace/record.h"
 #include "hwtrace/decoder.h"
 #include "hwtrace/device.h"
+#include "decoder_internal.h"
 
 static const void *field_ptr(const struct hwt_field *f, const void *data)
 {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "synth_run.h"
+#include "decoder_internal.h"
 
 const char *hwt_synth_run__opt(const struct hwt_synth_run *run, const char *key,
 			       const char *def)

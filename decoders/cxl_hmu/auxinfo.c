@@ -4,7 +4,8 @@
  * 24-byte record carries the PMU type (priv[0], set by hwt_device__auxinfo())
  * and nothing else.
  */
-#include "hwtrace/cxl_hmu.h"
+#include "cxl_hmu_internal.h"
+#include "core/decoder_internal.h"
 
 int hwt_cxl_hmu__auxinfo(const struct hwt_auxinfo_lookup *lk, const char *pmu_name,
 			 uint64_t *priv, uint32_t max, char *err, size_t errlen)

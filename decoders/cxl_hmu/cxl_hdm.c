@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hwtrace/cxl_hmu.h"
+#include "cxl_hmu_internal.h"
 
 #define HDM_MAX_KEY	24
 

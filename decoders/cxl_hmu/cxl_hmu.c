@@ -16,9 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwtrace/cxl_hmu.h"
+#include "cxl_hmu_internal.h"
 #include "cxl_hmu_opts.h"
 #include "le.h"
+#include "core/decoder_internal.h"
 
 #define HMU_RT			"cxl_hmu packet"
 #define HMU_OPT_RT		"cxl_hmu options"

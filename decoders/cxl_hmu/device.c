@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* device.c - the cxl-hmu device: its entry in the device table. */
 #include "hwtrace/device.h"
-#include "hwtrace/cxl_hmu.h"
+#include "cxl_hmu_internal.h"
 
 static const struct hwt_record_type *const record_types[] = {
 	&hwt_rt_cxl_hmu_unit,

@@ -2,7 +2,7 @@
 /* options.c - the decoder options of CXL HMU and how each value is checked. */
 #include <stdio.h>
 
-#include "hwtrace/cxl_hmu.h"
+#include "cxl_hmu_internal.h"
 #include "hwtrace/device.h"
 
 #include "cxl_hmu_opts.h"

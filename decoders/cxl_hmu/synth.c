@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "cxl_hmu/sim_hmu.h"
-#include "hwtrace/cxl_hmu.h"
+#include "cxl_hmu_internal.h"
 #include "synth_run.h"
 
 #define HMU_PMU_NAME	"cxl_hmu_mem0.0.0"

@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hwtrace/i915_oa.h"
+#include "i915_oa_internal.h"
+#include "core/decoder_internal.h"
 
 static void get(const struct hwt_auxinfo_lookup *lk, const char *key, uint64_t *v)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* device.c - the i915-oa device: its entry in the device table. */
 #include "hwtrace/device.h"
-#include "hwtrace/i915_oa.h"
+#include "i915_oa_internal.h"
 
 static const struct hwt_record_type *const record_types[] = {
 	&hwt_rt_i915_oa_report, &hwt_rt_i915_oa_lost, &hwt_rt_i915_oa_context,

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "hwtrace/i915_oa.h"
+#include "i915_oa_internal.h"
 
 bool hwt_igt__probe(const uint8_t *head, size_t n)
 {

@@ -14,7 +14,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "hwtrace/i915_oa.h"
+#include "i915_oa_internal.h"
 
 static uint64_t width_mask(uint8_t bits)
 {

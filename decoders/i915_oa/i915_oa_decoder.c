@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwtrace/i915_oa.h"
+#include "i915_oa_internal.h"
+#include "core/decoder_internal.h"
 
 #define RT "i915 perf record"
 #define MAX_CORR (1u << 20)

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "hwtrace/i915_oa.h"
+#include "i915_oa_internal.h"
 
 #define SEG(k, f, n, b, o, h) { .kind = k, .first = f, .count = n, .bits = b, .off = o, .hi_off = h }
 #define B8(o) SEG('b', 0, 8, 32, o, 0)

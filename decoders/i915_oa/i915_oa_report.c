@@ -11,7 +11,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "hwtrace/i915_oa.h"
+#include "i915_oa_internal.h"
 #include "le.h"
 
 const char *const hwt_i915_oa_reason_names[7] = {

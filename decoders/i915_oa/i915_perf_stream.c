@@ -10,7 +10,7 @@
  */
 #include <string.h>
 
-#include "hwtrace/i915_oa.h"
+#include "i915_oa_internal.h"
 
 #define HDR 8
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "hwtrace/device.h"
-#include "hwtrace/i915_oa.h"
+#include "i915_oa_internal.h"
 
 /* ctx_from_opts() reads both with strtoull(); a sign would wrap there */
 static int parse_u64(const char *val, uint64_t max, uint64_t *v)

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwtrace/i915_oa.h"
+#include "i915_oa_internal.h"
 #include "synth_run.h"
 
 #define PMU_TYPE	48

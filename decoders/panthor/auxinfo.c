@@ -10,7 +10,8 @@
  */
 #include <stdio.h>
 
-#include "hwtrace/panthor.h"
+#include "panthor_internal.h"
+#include "core/decoder_internal.h"
 
 static const struct { const char *key; int idx; uint64_t def; } keys[] = {
 	{ "layout", HWT_PANTHOR_PRIV_LAYOUT, 6 },

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* device.c - the panthor device: its entry in the device table. */
 #include "hwtrace/device.h"
-#include "hwtrace/panthor.h"
+#include "panthor_internal.h"
 
 static const struct hwt_record_type *const record_types[] = {
 	&hwt_rt_panthor_block, &hwt_rt_panthor_sample, &hwt_rt_panthor_summary,

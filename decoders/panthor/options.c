@@ -4,9 +4,8 @@
 #include <string.h>
 
 #include "hwtrace/device.h"
-#include "hwtrace/panthor.h"
+#include "panthor_internal.h"
 
-#include "panthor_priv.h"
 
 /* The decoder reads these with panthor__parse_u64() too (panthor_decoder.c). */
 static int check_u64(const char *val, char *err, size_t errlen)

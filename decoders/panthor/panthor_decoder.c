@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "le.h"
-#include "panthor_priv.h"
+#include "panthor_internal.h"
+#include "core/decoder_internal.h"
 
 struct panthor_dec {
 	struct hwt_panthor_info info;

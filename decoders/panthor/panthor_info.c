@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "le.h"
-#include "panthor_priv.h"
+#include "panthor_internal.h"
 
 #define RTYPE "panthor perf_info"
 

@@ -12,7 +12,7 @@
  */
 #include <stddef.h>
 
-#include "hwtrace/panthor.h"
+#include "panthor_internal.h"
 
 #define U 0xff		/* no such kind in this revision */
 #define X HWT_PANTHOR_UNKNOWN

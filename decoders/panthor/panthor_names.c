@@ -9,7 +9,7 @@
  */
 #include <stddef.h>
 
-#include "hwtrace/panthor.h"
+#include "panthor_internal.h"
 
 const char *const hwt_panthor_kind_names[HWT_PANTHOR_NKINDS + 1] = {
 	[HWT_PANTHOR_FW] = "fw",

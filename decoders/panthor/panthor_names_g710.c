@@ -8,7 +8,7 @@
  * Tiler = TILER, Memory System = MEMSYS, Shader Core = SHADER.  FW and CSG
  * blocks have no public names.  Indices 0-3 are header words (panthor_names.c).
  */
-#include "hwtrace/panthor.h"
+#include "panthor_internal.h"
 
 static const char *const g710_cshw[64] = {
 	[4] = "GPU_ACTIVE",

@@ -7,7 +7,7 @@
  */
 #include <stddef.h>
 
-#include "hwtrace/panthor.h"
+#include "panthor_internal.h"
 
 static const char *const flag_names[] = { "OVERFLOW", "ERROR" };
 static const char *const state_names[] = {

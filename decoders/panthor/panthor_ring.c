@@ -8,7 +8,7 @@
  * extract_idx.  Dumps made by other tools may hold free-running indices, so
  * indices at or above the slot count are read that way.
  */
-#include "hwtrace/panthor.h"
+#include "panthor_internal.h"
 
 #define RTYPE "panthor ring control"
 

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "hwtrace/panthor.h"
+#include "panthor_internal.h"
 #include "le.h"
 
 /* Must-be-zero bytes as one number (at most 4 of them in any layout). */

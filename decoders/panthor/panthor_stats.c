@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "panthor_priv.h"
+#include "panthor_internal.h"
 
 int panthor_stats__init(struct panthor_stats *st, const struct hwt_panthor_info *info)
 {

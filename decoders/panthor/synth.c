@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwtrace/panthor.h"
+#include "panthor_internal.h"
 #include "synth_run.h"
 
 #define PT_ID		21

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "hwtrace/device.h"
-#include "hwtrace/tracepoint.h"
+#include "tracepoint_internal.h"
 
 /* header, id, pid/tid, time, cpu/res, period, raw size */
 #define SAMPLE_FIXED	(8 + 8 + 8 + 8 + 8 + 8 + 4)

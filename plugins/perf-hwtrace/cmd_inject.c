@@ -19,7 +19,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "hwtrace/tracepoint.h"
+#include "perf_data/tracepoint_internal.h"
 #include "cli.h"
 #include "commands.h"
 #include "out.h"

@@ -15,6 +15,7 @@
 #include "hwtrace/pmu_format.h"
 #include "pmu/pmu_internal.h"
 #include "record_state.h"
+#include "core/decoder_internal.h"
 
 struct lookup_ctx {
 	const char *sysfs;

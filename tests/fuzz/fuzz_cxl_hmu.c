@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwtrace/cxl_hmu.h"
+#include "cxl_hmu/cxl_hmu_internal.h"
 
 static uint64_t sink;
 

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "hwtrace/i915_oa.h"
+#include "i915_oa/i915_oa_internal.h"
 
 static void sink(void *ctx, const struct hwt_record *rec)
 {

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "hwtrace/panthor.h"
+#include "panthor/panthor_internal.h"
 
 static void sink(void *ctx, const struct hwt_record *rec)
 {

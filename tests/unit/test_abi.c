@@ -6,7 +6,9 @@
  * in Documentation/libhwtrace.rst, the global: names of the version script
  * decoders/libhwtrace.map, and what `nm -D --defined-only` finds in the
  * built library next to this test ($(BUILD)/libhwtrace.so.0).  Each
- * documented name must also be declared with HWT_API in an installed header.
+ * documented name must also be declared with HWT_API in an installed header,
+ * and an installed header declares nothing else: every function prototype
+ * and extern object at file scope is exported (a program that uses one links).
  */
 #include <ctype.h>
 #include <glob.h>
@@ -176,21 +178,140 @@ static void test_exports_are_documented(void)
 	clear(&so);
 }
 
-/* "HWT_API ... name(" or "HWT_API ... name[" in an installed header */
-static void test_exports_are_declared(void)
+/* The installed headers: what `make install` copies to include/hwtrace/. */
+static void glob_headers(glob_t *g)
 {
 	static const char *const pat[] = {
 		"decoders/include/hwtrace/*.h", "decoders/*/include/hwtrace/*.h",
 	};
-	struct symset doc = { 0 }, decl = { 0 };
-	glob_t g = { 0 };
 	char path[PATH_MAX + 64];
 
 	for (size_t i = 0; i < sizeof(pat) / sizeof(pat[0]); i++) {
 		snprintf(path, sizeof(path), "%s%s", srcdir, pat[i]);
-		glob(path, i ? GLOB_APPEND : 0, NULL, &g);
+		glob(path, i ? GLOB_APPEND : 0, NULL, g);
 	}
-	CHECK(g.gl_pathc >= 8);
+	CHECK(g->gl_pathc >= 8);
+}
+
+/* The identifier that ends just before @end (blanks skipped), into @s. */
+static void add_ident_before(struct symset *s, const char *stmt, const char *end)
+{
+	const char *start;
+
+	while (end > stmt && isspace((unsigned char)end[-1]))
+		end--;
+	start = end;
+	while (start > stmt && (start[-1] == '_' || isalnum((unsigned char)start[-1])))
+		start--;
+	if (start < end)
+		add(s, start, end - start);
+}
+
+/*
+ * A file-scope statement of a header (comments, preprocessor lines and
+ * brace contents removed): a function prototype ("... name(...)") or an
+ * extern object ("extern ... name[...]"); typedefs, struct/enum definitions
+ * and forward declarations declare no symbol.
+ */
+static void parse_stmt(struct symset *s, const char *stmt)
+{
+	const char *p = stmt + strspn(stmt, " \t\n"), *paren, *end;
+
+	if (!strncmp(p, "HWT_API", 7))
+		p += 7 + strspn(p + 7, " \t\n");
+	paren = strchr(p, '(');
+	if (!strncmp(p, "typedef", 7) || !strncmp(p, "static", 6))
+		return;
+	if (paren) {
+		add_ident_before(s, p, paren);
+	} else if (!strncmp(p, "extern", 6)) {
+		end = p + strcspn(p, "[=");
+		add_ident_before(s, p, end);
+	}
+}
+
+/* Every function and extern object the installed header @path declares. */
+static void read_header_decls(struct symset *s, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char stmt[4096];
+	size_t n = 0;
+	int c, prev = 0, depth = 0;
+	bool comment = false, cpp = false, bol = true;
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	stmt[0] = 0;
+	while ((c = getc(f)) != EOF) {
+		if (comment) {
+			if (prev == '*' && c == '/')
+				comment = false, c = 0;
+		} else if (cpp) {
+			if (c == '\n' && prev != '\\')
+				cpp = false;
+		} else if (prev == '/' && c == '*') {
+			comment = true, c = 0;
+			if (depth == 0 && n)
+				stmt[--n] = 0;	/* the '/' */
+		} else if (bol && c == '#') {
+			cpp = true;
+		} else if (c == '{') {
+			depth++;
+		} else if (c == '}') {
+			/* a static inline body ends its statement without ';' */
+			if (--depth == 0 && !strncmp(stmt + strspn(stmt, " \t\n"), "static", 6))
+				n = 0, stmt[0] = 0;
+		} else if (depth == 0 && c == ';') {
+			parse_stmt(s, stmt);
+			n = 0, stmt[0] = 0;
+		} else if (depth == 0 && n < sizeof(stmt) - 1) {
+			stmt[n++] = (char)c;
+			stmt[n] = 0;
+		}
+		if (c == '\n')
+			bol = !comment;
+		else if (!isspace(c))
+			bol = false;
+		prev = c;
+	}
+	fclose(f);
+}
+
+/* Declared in an installed header means exported: a program that uses it links. */
+static void test_declared_are_exported(void)
+{
+	struct symset decl = { 0 }, so = { 0 };
+	glob_t g = { 0 };
+
+	glob_headers(&g);
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		read_header_decls(&decl, g.gl_pathv[i]);
+	globfree(&g);
+	read_so(&so);
+	/* the parser finds the API: a function, an extern object, a multi-line one */
+	CHECK(has(&decl, "hwt_reader__new"));
+	CHECK(has(&decl, "hwt_devices"));
+	CHECK(has(&decl, "hwt_session__run"));
+	CHECK(decl.n >= 50);
+	CHECK(so.n > 0);
+	for (int i = 0; i < decl.n; i++)
+		if (!has(&so, decl.name[i])) {
+			fprintf(stderr, "an installed header declares %s, libhwtrace.so.0 does not export it\n",
+				decl.name[i]);
+			check_failures++;
+		}
+	clear(&decl);
+	clear(&so);
+}
+
+/* "HWT_API ... name(" or "HWT_API ... name[" in an installed header */
+static void test_exports_are_declared(void)
+{
+	struct symset doc = { 0 }, decl = { 0 };
+	glob_t g = { 0 };
+
+	glob_headers(&g);
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		FILE *f = fopen(g.gl_pathv[i], "r");
 		char line[512];
@@ -224,5 +345,6 @@ int main(void)
 	snprintf(srcdir, sizeof(srcdir), "%.*s", (int)n, __FILE__);
 	RUN(test_exports_are_documented);
 	RUN(test_exports_are_declared);
+	RUN(test_declared_are_exported);
 	return check_done("abi");
 }

@@ -9,7 +9,8 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "hwtrace/cxl_hmu.h"
+#include "cxl_hmu/cxl_hmu_internal.h"
+#include "core/decoder_internal.h"
 
 #define MAXREC	4096
 

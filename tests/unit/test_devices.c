@@ -14,6 +14,7 @@
 #include "check.h"
 #include "hwtrace/device.h"
 #include "hwtrace/synth.h"
+#include "core/decoder_internal.h"
 
 /* What design.rst 4 says each device is. */
 static const struct {

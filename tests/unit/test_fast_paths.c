@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "hwtrace/i915_oa.h"
+#include "i915_oa/i915_oa_internal.h"
 #include "../../plugins/perf-hwtrace/out.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;

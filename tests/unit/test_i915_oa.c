@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "hwtrace/i915_oa.h"
+#include "i915_oa/i915_oa_internal.h"
 
 static void put32(uint8_t *b, size_t off, uint32_t v)
 {

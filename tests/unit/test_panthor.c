@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "hwtrace/panthor.h"
+#include "panthor/panthor_internal.h"
 
 /* uAPI block_type numbers, per revision (Documentation/panthor.rst) */
 enum { V2_FW = 1, V2_CSG = 2, V2_CSHW = 3, V2_TILER = 4, V2_MEMSYS = 5, V2_SHADER = 6 };

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "hwtrace/i915_oa.h"
+#include "i915_oa/i915_oa_internal.h"
 #include "hwtrace/panthor.h"
 #include "hwtrace/perf_data.h"
 #include "pmu/pmu_internal.h"

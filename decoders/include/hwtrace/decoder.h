@@ -63,11 +63,6 @@ struct hwt_aux_ctx {
 };
 
 /**
- * hwt_aux_ctx__opt - value of option @key, or NULL
- */
-const char *hwt_aux_ctx__opt(const struct hwt_aux_ctx *ctx, const char *key);
-
-/**
  * struct hwt_chunk - a piece of AUX payload handed to a decoder
  * @data:	the bytes
  * @size:	how many
@@ -169,9 +164,6 @@ struct hwt_decoder_ops {
 	void (*finish)(void *state, const struct hwt_emit *emit);
 	void (*free)(void *state);
 };
-
-/* Decoder by --type name, or NULL. */
-const struct hwt_decoder_ops *hwt_decoder__find(const char *name);
 
 /**
  * struct hwt_stream - one AUX stream (one AUXTRACE_INFO) as the session saw it

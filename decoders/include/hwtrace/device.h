@@ -121,23 +121,4 @@ HWT_API const struct hwt_device *hwt_device__probe(const uint8_t *head, size_t n
 HWT_API const struct hwt_dev_opt *hwt_device__opt(const struct hwt_device *dev, const char *key,
 						  size_t len);
 
-/**
- * hwt_device__auxinfo - encode @dev's PERF_RECORD_AUXTRACE_INFO
- * @dev:	the device
- * @pmu_type:	attr.type of the AUX event (priv word HWT_AUXTRACE_PRIV_PMU)
- * @pmu_name:	its PMU name, for error messages
- * @lk:		where the device's context values come from
- * @buf:	the record, @max u64 words (2 header words + priv[])
- * @err:	reason on failure
- * @errlen:	size of @err
- *
- * Internal (not exported by libhwtrace.so): `record` and `synth` both write
- * AUXTRACE_INFO through this, so the bytes
- * are the same whoever writes them (design.rst 4).  Returns the record size
- * in bytes, or -1 with @err set.
- */
-int hwt_device__auxinfo(const struct hwt_device *dev, uint32_t pmu_type,
-				const char *pmu_name, const struct hwt_auxinfo_lookup *lk,
-				uint64_t *buf, size_t max, char *err, size_t errlen);
-
 #endif

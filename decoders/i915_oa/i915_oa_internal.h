@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * i915_oa_internal.h - i915 OA decoder internals: report layouts, the stream
+ * walker, accumulation, IGT recorder files, record types and the device
+ * entry (not installed; libhwtrace.so does not export them; the public part
+ * is hwtrace/i915_oa.h).
+ */
+#ifndef HWTRACE_I915_OA_INTERNAL_H
+#define HWTRACE_I915_OA_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwtrace/decoder.h"
+#include "hwtrace/device.h"
+#include "hwtrace/diag.h"
+#include "hwtrace/i915_oa.h"
+#include "hwtrace/record.h"
+
+/**
+ * struct hwt_i915_oa_seg - one run of counters in a report layout
+ * @kind:	'a', 'b' or 'c'
+ * @first:	index of the first counter of the run (A7 -> 7)
+ * @count:	counters in the run
+ * @bits:	32, 40 or 64
+ * @off:	byte offset of the first counter (the low 32 bits for 40-bit ones)
+ * @hi_off:	40-bit counters: byte offset of the first high byte (bits 39:32)
+ */
+struct hwt_i915_oa_seg {
+	char kind;
+	uint8_t first;
+	uint8_t count;
+	uint8_t bits;
+	uint16_t off;
+	uint16_t hi_off;
+};
+
+#define I915_OA_MAX_SEGS 10
+
+/**
+ * struct hwt_i915_oa_format - one enum drm_i915_oa_format value on some generations
+ * @id:		enum value (1..14)
+ * @name:	enum name without the I915_OA_FORMAT_ prefix ("OAR_..."/"OAM_..." kept
+ *		as in the enum: "OAR_A32u40_A4u32_B8_C8", "MPEC8u64_B8_C8")
+ * @size:	report size in bytes
+ * @min_gen:	first graphics version x100 this row describes
+ * @max_gen:	last one
+ * @hdr64:	64-bit report header (MTL OAM)
+ * @nsegs:	entries in @segs
+ * @segs:	counter runs, A runs in index order
+ * @unknown:	what the sources leave unknown about this layout, or NULL
+ */
+struct hwt_i915_oa_format {
+	uint32_t id;
+	const char *name;
+	uint16_t size;
+	uint16_t min_gen;
+	uint16_t max_gen;
+	bool hdr64;
+	uint8_t nsegs;
+	struct hwt_i915_oa_seg segs[I915_OA_MAX_SEGS];
+	const char *unknown;
+};
+
+/* The format table (i915_oa_formats.c), terminated by a row with id 0. */
+extern const struct hwt_i915_oa_format hwt_i915_oa_formats[];
+
+/**
+ * hwt_i915_oa_format__find - layout of format @id on graphics version @gen (x100)
+ *
+ * Returns the row for that generation, else any row of @id, else NULL.
+ */
+const struct hwt_i915_oa_format *hwt_i915_oa_format__find(uint32_t id, uint32_t gen);
+
+/**
+ * hwt_i915_oa_format__by_name - format id for an enum name ("A32u40_A4u32_B8_C8",
+ * "I915_OA_FORMAT_A13", "OAR_A32u40_A4u32_B8_C8", "14" ...); 0 if unknown
+ */
+uint32_t hwt_i915_oa_format__by_name(const char *name);
+
+/**
+ * hwt_i915_oa__gen_for_devid - graphics version x100 for a PCI device id, 0 if unknown
+ */
+uint32_t hwt_i915_oa__gen_for_devid(uint32_t devid);
+
+/**
+ * hwt_i915_oa__parse_gen - graphics version x100 from text: "12" -> 1200,
+ * "12.5" -> 1250, "12.55" -> 1255, "1255" -> 1255; 0 if it is not one
+ */
+uint32_t hwt_i915_oa__parse_gen(const char *s);
+
+/**
+ * hwt_i915_oa__default_gen - graphics version x100 to assume for a format
+ */
+uint32_t hwt_i915_oa__default_gen(uint32_t fmt);
+
+/**
+ * struct hwt_i915_oa_values - one decoded report
+ * @rpt_id:	report id dword (or low 32 bits of the 64-bit id)
+ * @reason:	reason bits (bit i = IGT's reason string i)
+ * @raw_ts:	timestamp as stored in the report
+ * @ts:		timestamp in timestamp-frequency ticks (Gfx12.5: raw >> 1)
+ * @ctx:	context id as stored
+ * @ctx_valid:	the context-valid bit (Gen8 bit 25, Gen9+ bit 16)
+ * @ticks:	GPU clock ticks (header; HSW: counter C2)
+ * @a, @b, @c:	counters, in index order; @na, @nb, @nc of them
+ * @zero_hdr:	the report header is all zero (never written by the hardware)
+ */
+struct hwt_i915_oa_values {
+	uint32_t rpt_id;
+	uint32_t reason;
+	uint64_t raw_ts;
+	uint64_t ts;
+	uint32_t ctx;
+	bool ctx_valid;
+	uint64_t ticks;
+	uint64_t a[I915_OA_MAX_A];
+	uint64_t b[I915_OA_MAX_BC];
+	uint64_t c[I915_OA_MAX_BC];
+	uint32_t na, nb, nc;
+	bool zero_hdr;
+};
+
+/**
+ * hwt_i915_oa__decode_report - decode one report of @fmt on graphics version @gen
+ * @fmt:	the layout
+ * @gen:	graphics version x100
+ * @p:		the report, at least fmt->size bytes
+ * @v:		filled in
+ */
+void hwt_i915_oa__decode_report(const struct hwt_i915_oa_format *fmt, uint32_t gen,
+				const uint8_t *p, struct hwt_i915_oa_values *v);
+
+/**
+ * hwt_i915_oa__decode_header - the header fields only (no counters: na = nb = nc = 0)
+ *
+ * Enough for timestamps, GPU ticks (Gen8+) and contexts, i.e. for the
+ * per-context totals.  HSW's ticks live in C2: use hwt_i915_oa__decode_report().
+ */
+void hwt_i915_oa__decode_header(const struct hwt_i915_oa_format *fmt, uint32_t gen,
+				const uint8_t *p, struct hwt_i915_oa_values *v);
+
+/* Reason names, as IGT's intel_perf_read_report_reason() spells them. */
+extern const char *const hwt_i915_oa_reason_names[7];
+
+/* ---- stream walker (i915_perf_stream.c) ------------------------------------ */
+
+/**
+ * struct hwt_i915_walk - what the record walker calls
+ * @record:	one well-framed record: @type, its body (@n bytes after the
+ *		8-byte header) and the file offset of the header
+ * @known:	whether @type (with body size @n) is a record the caller knows;
+ *		used to find the next record after garbage
+ * @ctx:	passed to both
+ */
+struct hwt_i915_walk {
+	void (*record)(void *ctx, uint32_t type, const uint8_t *body, size_t n, uint64_t off);
+	bool (*known)(void *ctx, uint32_t type, size_t n);
+	void *ctx;
+};
+
+/**
+ * hwt_i915_stream__walk - walk {u32 type; u16 pad; u16 size} records by header.size
+ * @buf, @n:	input bytes; @off is the file offset of @buf[0]
+ * @last:	no more input follows: consume everything
+ * @w:		callbacks
+ * @diag:	errors; every byte consumed is counted as decoded (framing of
+ *		well-formed records: the caller counts bodies) or skipped
+ *
+ * A size below 8, a non-zero pad or a size past the end is an error; the
+ * walker then looks for the next plausible record 4 bytes further on and
+ * counts what it passes over as skipped.  Returns the bytes consumed (whole
+ * records only unless @last).
+ */
+size_t hwt_i915_stream__walk(const uint8_t *buf, size_t n, uint64_t off, bool last,
+			     const struct hwt_i915_walk *w, struct hwt_diag *diag);
+
+/* ---- accumulation (i915_oa_accum.c) ------------------------------------------ */
+
+/**
+ * struct hwt_i915_oa_ctx_total - one context's totals
+ * @ctx:	context id (I915_OA_INVALID_CTX: invalid or idle)
+ * @reports:	reports labelled with this context
+ * @lost:	lost records while this context was the current one
+ * @dts:	sum of timestamp deltas ending at a report after one of this context
+ * @dticks:	same for GPU ticks
+ * @first_ts, @last_ts: first and last report timestamp seen with this context
+ */
+struct hwt_i915_oa_ctx_total {
+	uint32_t ctx;
+	uint64_t reports;
+	uint64_t lost;
+	uint64_t dts;
+	uint64_t dticks;
+	uint64_t first_ts;
+	uint64_t last_ts;
+};
+
+/**
+ * struct hwt_i915_oa_accum - deltas between consecutive reports and per-context totals
+ * @slot:	two report buffers: the baseline and the one to decode next into
+ * @prev:	index in @slot of the baseline report
+ * @have_prev:	the baseline is valid (false at the start and after OA_BUFFER_LOST)
+ * @gen:	graphics version x100
+ * @hdr64:	the format has a 64-bit header
+ * @mask_a, @mask_b, @mask_c: per counter, 2^width - 1 (width 32, 40 or 64)
+ * @ctxs:	per-context totals, @nctxs of them (at most HWT_I915_OA_MAX_CTXS;
+ *		later contexts are added to the last entry, @ctx_overflow counts them)
+ * @cur:	index in @ctxs of the latest report's context, or -1
+ */
+struct hwt_i915_oa_accum {
+	struct hwt_i915_oa_values slot[2];
+	uint32_t prev;
+	bool have_prev;
+	uint32_t gen;
+	bool hdr64;
+	uint64_t mask_a[I915_OA_MAX_A];
+	uint64_t mask_b[I915_OA_MAX_BC];
+	uint64_t mask_c[I915_OA_MAX_BC];
+	struct hwt_i915_oa_ctx_total *ctxs;
+	uint32_t nctxs, cap;
+	uint64_t ctx_overflow;
+	int32_t cur;
+};
+
+#define HWT_I915_OA_MAX_CTXS 4096
+
+/**
+ * struct hwt_i915_oa_delta - deltas ending at one report
+ */
+struct hwt_i915_oa_delta {
+	bool valid;
+	uint64_t dts, dticks;
+	uint64_t da[I915_OA_MAX_A];
+	uint64_t db[I915_OA_MAX_BC];
+	uint64_t dc[I915_OA_MAX_BC];
+};
+
+void hwt_i915_oa_accum__init(struct hwt_i915_oa_accum *acc, const struct hwt_i915_oa_format *fmt,
+			     uint32_t gen);
+void hwt_i915_oa_accum__exit(struct hwt_i915_oa_accum *acc);
+
+/**
+ * hwt_i915_oa_accum__next - where to decode the next report without a copy
+ *
+ * The buffer is not the baseline; passing it to hwt_i915_oa_accum__report()
+ * makes it the baseline by swapping, not copying.  It stays valid until the
+ * next report after that one.
+ */
+static inline struct hwt_i915_oa_values *hwt_i915_oa_accum__next(struct hwt_i915_oa_accum *acc)
+{
+	return &acc->slot[acc->prev ^ 1];
+}
+
+/**
+ * hwt_i915_oa_accum__report - take one report: deltas against the baseline
+ *
+ * Fills @d (d->valid false for the first report after a break or for a
+ * zero-header report) and adds the deltas to the previous report's context.
+ * A report with an all-zero header is never made the baseline.  @v may be any
+ * buffer; hwt_i915_oa_accum__next()'s saves a copy.
+ */
+void hwt_i915_oa_accum__report(struct hwt_i915_oa_accum *acc, const struct hwt_i915_oa_values *v,
+			       struct hwt_i915_oa_delta *d);
+
+/* An OA_REPORT_LOST (@buffer false) or OA_BUFFER_LOST (@buffer true, drops the baseline). */
+void hwt_i915_oa_accum__lost(struct hwt_i915_oa_accum *acc, bool buffer);
+
+/* Context key as IGT's reader groups reports: ctx id, or invalid when not valid (< Gfx12). */
+uint32_t hwt_i915_oa__ctx_key(uint32_t gen, const struct hwt_i915_oa_values *v);
+
+/* ns = ticks * 1e9 / freq without overflow (0 when freq is 0; saturates at UINT64_MAX). */
+uint64_t hwt_i915_oa__ticks_to_ns(uint64_t ticks, uint64_t freq);
+
+/* ---- IGT recorder files (i915_igt.c) ------------------------------------------ */
+
+/**
+ * struct hwt_igt_device_info - DEVICE_INFO record
+ */
+struct hwt_igt_device_info {
+	uint64_t timestamp_frequency;
+	uint32_t device_id, device_revision;
+	uint32_t gt_min_frequency, gt_max_frequency;
+	uint32_t engine_class, engine_instance;
+	uint32_t oa_format;
+	char metric_set_name[256];
+	char metric_set_uuid[40];
+};
+
+/* One CORRELATION record: CPU ns and the full GPU timestamp. */
+struct hwt_igt_correlation {
+	uint64_t cpu_ts;
+	uint64_t gpu_ts;
+};
+
+/* Whether @head looks like an IGT i915-perf-recorder file (starts with VERSION). */
+bool hwt_igt__probe(const uint8_t *head, size_t n);
+
+/* Parse DEVICE_INFO from @body (@n bytes); false if it is too short. */
+bool hwt_igt__device_info(const uint8_t *body, size_t n, struct hwt_igt_device_info *di);
+
+/**
+ * hwt_igt__gpu_to_cpu - map an OA timestamp (low @mask bits, already shifted)
+ * to CPU ns by linear interpolation between correlation points, as IGT's
+ * reader does (points whose masked GPU time brackets @ts; else the first pair
+ * extrapolated).  @shift is the Gfx12.5 right shift of OA timestamps.
+ * Returns false with fewer than two points.
+ */
+bool hwt_igt__gpu_to_cpu(const struct hwt_igt_correlation *pts, uint32_t n, uint64_t ts,
+			 uint64_t mask, uint32_t shift, uint64_t *cpu);
+
+/* ---- records and the decoder --------------------------------------------------- */
+
+/* i915 OA AUXTRACE_INFO priv[] from the lookup (struct hwt_device.auxinfo) */
+int hwt_i915_oa__auxinfo(const struct hwt_auxinfo_lookup *lk, const char *pmu_name,
+			 uint64_t *priv, uint32_t max, char *err, size_t errlen);
+
+extern const struct hwt_record_type hwt_rt_i915_oa_report;
+extern const struct hwt_record_type hwt_rt_i915_oa_lost;
+extern const struct hwt_record_type hwt_rt_i915_oa_context;
+extern const struct hwt_record_type hwt_rt_i915_oa_stream;
+extern const struct hwt_decoder_ops hwt_i915_oa_decoder;
+extern const struct hwt_dev_opt hwt_i915_oa_options[];
+extern const struct hwt_synth hwt_i915_oa_synth;
+extern const struct hwt_device hwt_device_i915_oa;
+
+#endif
