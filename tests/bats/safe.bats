@@ -127,3 +127,20 @@ no_temp_files() {
 		[ "$(head -c 8 "$D/f.data")" = PERFILE2 ]
 	fi
 }
+
+@test "stat exits with the command's status, as stock perf stat does" {
+	command -v perf >/dev/null || skip "stock perf not installed"
+	perf stat -e task-clock -- true >/dev/null 2>&1 || skip "perf stat cannot count here"
+	for c in 'exit 0' 'exit 3' 'kill -TERM $$'; do
+		perf stat -e task-clock -- sh -c "$c" >/dev/null 2>&1 && ref=0 || ref=$?
+		run "$HWTRACE" stat -e task-clock -- sh -c "$c"
+		echo "$c: perf $ref, ours $status"
+		[ "$status" -eq "$ref" ]
+	done
+	# the signal is said, as perf says it
+	run "$HWTRACE" stat -e task-clock -- sh -c 'kill -TERM $$'
+	[[ "$output" == *"sh: Terminated"* ]]
+	# a command that cannot start is an error
+	run "$HWTRACE" stat -e task-clock -- "$T/nonexistent"
+	[ "$status" -eq 1 ]
+}
