@@ -144,3 +144,20 @@ no_temp_files() {
 	run "$HWTRACE" stat -e task-clock -- "$T/nonexistent"
 	[ "$status" -eq 1 ]
 }
+
+@test "a perf.data v1 (PERFFILE) is named as the v1 format by every reading verb" {
+	# the v1 header: magic, header size, attr size, then sections
+	printf 'PERFFILE\150\0\0\0\0\0\0\0\110\0\0\0\0\0\0\0' > "$T/v1.data"
+	head -c 256 /dev/zero >> "$T/v1.data"
+	for v in report script; do
+		run "$HWTRACE" $v -i "$T/v1.data"
+		echo "$v: $output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"version 1"*"PERFFILE"* ]]
+		[[ "$output" != *"not a perf.data"* ]]
+	done
+	run "$HWTRACE" inject -i "$T/v1.data" -o "$T/out.data"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"version 1"*"PERFFILE"* ]]
+	[ ! -e "$T/out.data" ]
+}
