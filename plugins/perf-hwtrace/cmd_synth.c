@@ -247,6 +247,10 @@ int cmd_synth(int argc, char **argv)
 		return usage_error("synth", "-o FILE is required (-o - for a pipe to stdout)");
 	if (manifest && !strcmp(manifest, "-") && !strcmp(out, "-"))
 		return usage_error("synth", "--manifest - and -o - both want standard output");
+	/* two outputs renamed onto one file: the manifest would replace the data */
+	if (manifest && strcmp(manifest, "-") &&
+	    (!strcmp(manifest, out) || output_file__same(manifest, out)))
+		return usage_error("synth", "--manifest and -o name the same file '%s'", out);
 
 	if (strcmp(out, "-")) {
 		ret = output_file__check_space("synth", out, estimated_size(so.size));

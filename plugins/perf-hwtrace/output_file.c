@@ -16,15 +16,20 @@
 #include "commands.h"
 #include "output_file.h"
 
-int output_file__not_input(const char *verb, const char *out, const char *in)
+bool output_file__same(const char *out, const char *in)
 {
 	struct stat so, si;
 	int r;
 
 	if (!strcmp(out, "-") || stat(out, &so))
-		return 0;
+		return false;
 	r = strcmp(in, "-") ? stat(in, &si) : fstat(STDIN_FILENO, &si);
-	if (r || so.st_dev != si.st_dev || so.st_ino != si.st_ino)
+	return !r && so.st_dev == si.st_dev && so.st_ino == si.st_ino;
+}
+
+int output_file__not_input(const char *verb, const char *out, const char *in)
+{
+	if (!output_file__same(out, in))
 		return 0;
 	/* usage_error()'s format; that lives in main.c, out of the unit tests' reach */
 	fprintf(stderr, "perf hwtrace %s: output '%s' is the input '%s' (the same file); "

@@ -9,8 +9,15 @@
 #ifndef PERF_HWTRACE_OUTPUT_FILE_H
 #define PERF_HWTRACE_OUTPUT_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/*
+ * Is existing file @out the file @in ("-": standard input)?  By device and
+ * inode; false when either cannot be looked at or @out is "-".
+ */
+bool output_file__same(const char *out, const char *in);
 
 /**
  * output_file__not_input - refuse an output that is an input

@@ -101,6 +101,18 @@ no_temp_files() {
 	no_temp_files "$T"
 }
 
+@test "synth --manifest and -o naming one file is refused" {
+	printf 'old' > "$T/o.data"
+	ln -s o.data "$T/o.link"
+	for m in "$T/o.data" "$T/o.link"; do
+		run "$HWTRACE" synth --type cxl-hmu --size 4K -o "$T/o.data" --manifest "$m"
+		echo "$output"
+		[ "$status" -eq 2 ]
+		[ "$(cat "$T/o.data")" = old ]
+	done
+	no_temp_files "$T"
+}
+
 @test "synth --size beyond the free space is refused before writing" {
 	MNT="$T/small"
 	mkdir "$MNT"
