@@ -23,6 +23,7 @@
 #include "perf_data_internal.h"
 
 #define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
+#define PERF_MAGIC1		0x454c494646524550ULL	/* "PERFFILE": version 1 */
 #define PERF_MAGIC2_SWAPPED	0x50455246494c4532ULL
 #define FILE_HDR_SIZE		104
 #define PIPE_HDR_SIZE		16
@@ -350,6 +351,12 @@ struct hwt_reader *hwt_reader__new_fd_window(int fd, const char *name, struct hw
 	if (magic == PERF_MAGIC2_SWAPPED) {
 		hwt_diag__error(diag, 0, "perf.data header",
 				"perf.data of the other endianness is not supported");
+		goto fail;
+	}
+	if (magic == PERF_MAGIC1) {
+		hwt_diag__error(diag, 0, "perf.data header",
+				"perf.data version 1 (magic 'PERFFILE', from early perf) is not "
+				"supported: only version 2 (magic 'PERFILE2') is read");
 		goto fail;
 	}
 	if (magic != PERF_MAGIC2) {

@@ -45,7 +45,9 @@ struct wfeat {
 struct hwt_writer {
 	int fd;
 	bool pipe;
-	bool own_fd;
+	struct hwt_outfile *out;	/* where fd comes from; renamed at delete */
+	void (*progress)(void *ctx, uint64_t bytes);
+	void *progress_ctx;
 	bool started;			/* header, attrs (and pipe features) written */
 	int err;			/* first errno; all writes stop after it */
 	uint64_t flushed;		/* bytes handed to the fd */
@@ -89,6 +91,9 @@ static void w_write_all(struct hwt_writer *w, const void *p, size_t n)
 		n -= r;
 		w->flushed += r;
 	}
+	/* once per write(): nothing on the per-record path */
+	if (w->progress)
+		w->progress(w->progress_ctx, w->flushed);
 }
 
 static void w_flush(struct hwt_writer *w)
@@ -173,6 +178,10 @@ static void blob_string(struct blob *b, const char *s)
  * @path:	file name, or "-" for standard output (always pipe mode)
  * @pipe:	write pipe mode even to a regular file
  *
+ * A file is written to a temporary file beside @path (hwt_outfile__open())
+ * that hwt_writer__delete() renames over @path once complete; until then,
+ * and for good after hwt_writer__discard(), @path is left as it was.
+ *
  * Returns the writer, or NULL with errno set.
  */
 struct hwt_writer *hwt_writer__new(const char *path, bool pipe)
@@ -186,22 +195,31 @@ struct hwt_writer *hwt_writer__new(const char *path, bool pipe)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	if (!strcmp(path, "-")) {
-		w->fd = STDOUT_FILENO;
-		w->pipe = true;
-	} else {
-		w->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (w->fd < 0) {
-			int e = errno;
+	w->out = hwt_outfile__open(path);
+	if (!w->out) {
+		int e = errno;
 
-			free(w);
-			errno = e;
-			return NULL;
-		}
-		w->own_fd = true;
-		w->pipe = pipe;
+		free(w);
+		errno = e;
+		return NULL;
 	}
+	w->fd = hwt_outfile__fd(w->out);
+	w->pipe = pipe || !strcmp(path, "-");
 	return w;
+}
+
+/**
+ * hwt_writer__set_progress - call @fn with the bytes written so far
+ * @w:		the writer
+ * @fn:		called after each write to the file (every 256 KiB or so),
+ *		or NULL for none
+ * @ctx:	passed to @fn
+ */
+void hwt_writer__set_progress(struct hwt_writer *w, void (*fn)(void *ctx, uint64_t bytes),
+			      void *ctx)
+{
+	w->progress = fn;
+	w->progress_ctx = ctx;
 }
 
 /**
@@ -636,9 +654,25 @@ static void finish_file(struct hwt_writer *w)
 		w->err = errno ? errno : EIO;
 }
 
+static void w_free(struct hwt_writer *w)
+{
+	for (uint32_t i = 0; i < w->nr_attrs; i++) {
+		free(w->attrs[i].ids);
+		free(w->attrs[i].name);
+	}
+	free(w->attrs);
+	for (int f = 0; f < HWT_FEAT_MAX; f++)
+		free(w->feat[f].data);
+	free(w->index);
+	free(w);
+}
+
 /**
  * hwt_writer__delete - write what is still pending, the features and the
- * final header (file mode); free @w
+ * final header (file mode); put the file in place; free @w
+ *
+ * The file replaces the one at the writer's path only when everything was
+ * written; after a write error it is removed and the old file stays.
  *
  * Returns 0, or -1 with errno set to the first error seen while writing.
  */
@@ -654,20 +688,27 @@ int hwt_writer__delete(struct hwt_writer *w)
 	else
 		finish_file(w);
 	err = w->err;
-	if (w->own_fd && close(w->fd) < 0 && !err)
+	if (hwt_outfile__close(w->out, !err) < 0 && !err)
 		err = errno;
-	for (uint32_t i = 0; i < w->nr_attrs; i++) {
-		free(w->attrs[i].ids);
-		free(w->attrs[i].name);
-	}
-	free(w->attrs);
-	for (int f = 0; f < HWT_FEAT_MAX; f++)
-		free(w->feat[f].data);
-	free(w->index);
-	free(w);
+	w_free(w);
 	if (err) {
 		errno = err;
 		return -1;
 	}
 	return 0;
+}
+
+/**
+ * hwt_writer__discard - give up: remove what was written and free @w
+ * @w:		the writer (NULL: nothing to do)
+ *
+ * The file at the writer's path is left as it was before hwt_writer__new()
+ * (standard output and devices written in place keep what they were sent).
+ */
+void hwt_writer__discard(struct hwt_writer *w)
+{
+	if (!w)
+		return;
+	hwt_outfile__close(w->out, false);
+	w_free(w);
 }

@@ -23,6 +23,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "out.h"
+#include "output_file.h"
 
 struct inject {
 	struct cli c;
@@ -355,9 +356,9 @@ int cmd_inject(int argc, char **argv)
 		ret = usage_error("inject", "unexpected argument '%s' (see --help)", args[0]);
 	else if (!out)
 		ret = usage_error("inject", "-o OUT is required (-o - for a pipe)");
-	else if (!strcmp(out, in.c.input) && strcmp(out, "-"))
-		ret = usage_error("inject", "-o must differ from -i");
 	else
+		ret = output_file__not_input("inject", out, in.c.input);
+	if (!ret)
 		ret = cli__check_opts(&in.c, NULL);
 	free(args);
 	if (ret) {
@@ -378,7 +379,15 @@ int cmd_inject(int argc, char **argv)
 	in.r = NULL;		/* closed by now */
 	if (!in.started)
 		start(&in);
-	if (hwt_writer__delete(in.w) < 0)
+	/*
+	 * An input that could not be read at all leaves the old output as it
+	 * was; one with errors still gives a complete file (as perf does).
+	 */
+	if (ret < 0) {
+		hwt_writer__discard(in.w);
+		if (strcmp(out, "-"))
+			fprintf(stderr, "perf hwtrace inject: %s: not written (no input)\n", out);
+	} else if (hwt_writer__delete(in.w) < 0)
 		werror(&in, "close");
 	if (in.werr) {
 		out__path_failed(out, in.werr);

@@ -520,7 +520,7 @@ int cmd_record(int argc, char **argv)
 		if (ret == -1)
 			out__path_failed(s.o.output, errno);
 		ret = 1;
-		hwt_writer__delete(s.w);
+		hwt_writer__discard(s.w);	/* the old file stays */
 		goto out;
 	}
 	for (int e = 0; e < s.o.nevents; e++)

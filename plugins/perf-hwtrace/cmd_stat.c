@@ -8,6 +8,10 @@
  * refuse: we say so before the kernel answers with a bare EOPNOTSUPP.
  * Counts are read with TOTAL_TIME_ENABLED/RUNNING and scaled when the
  * counter was multiplexed.  (libperf is not packaged in Debian 12.)
+ *
+ * The exit status is the command's, as with perf stat: its exit code, or 0
+ * with "CMD: <signal>" on stderr when a signal ended it; 1 when it could not
+ * be started or counting failed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -188,6 +192,7 @@ int cmd_stat(int argc, char **argv)
 	char **cmd_argv = NULL, err[512];
 	bool system_wide = false, dry_run = false;
 	int ret = 0, go[2] = { -1, -1 }, status = 0;
+	int exec_err[2] = { -1, -1 }, child_errno = 0;
 	int interval_ms = 0;
 	const struct parse_opt opts[] = {
 		OPT_CALLBACK('e', "event", NULL, "EVENT", "pmu/term=value,.../ or a generic name",
@@ -238,7 +243,8 @@ int cmd_stat(int argc, char **argv)
 	signal(SIGINT, stat_signal);
 	signal(SIGTERM, stat_signal);
 	if (cmd_argv && *cmd_argv) {
-		if (pipe2(go, O_CLOEXEC)) {
+		/* exec_err: closed by a successful exec, else carries its errno */
+		if (pipe2(go, O_CLOEXEC) || pipe2(exec_err, O_CLOEXEC)) {
 			ret = EXIT_INPUT_ERROR;
 			goto out;
 		}
@@ -250,10 +256,15 @@ int cmd_stat(int argc, char **argv)
 			if (read(go[0], &c, 1) != 1)
 				_exit(127);
 			execvp(cmd_argv[0], cmd_argv);
-			fprintf(stderr, "perf hwtrace stat: %s: %s\n", cmd_argv[0], strerror(errno));
+			child_errno = errno;
+			fprintf(stderr, "perf hwtrace stat: %s: %s\n", cmd_argv[0],
+				strerror(child_errno));
+			if (write(exec_err[1], &child_errno, sizeof(child_errno)) < 0)
+				_exit(127);
 			_exit(127);
 		}
 		close(go[0]);
+		close(exec_err[1]);
 	}
 	for (int i = 0; i < nev; i++)
 		if (open_event(&evs[i], sysfs, system_wide, child)) {
@@ -273,6 +284,9 @@ int cmd_stat(int argc, char **argv)
 		if (write(go[1], "g", 1) != 1)
 			ret = EXIT_INPUT_ERROR;
 		close(go[1]);
+		/* 0 bytes: the exec succeeded (or the child died before it) */
+		while (read(exec_err[0], &child_errno, sizeof(child_errno)) < 0 && errno == EINTR)
+			;
 	}
 	for (;;) {
 		struct timespec ts = { interval_ms / 1000, (interval_ms % 1000) * 1000000L };
@@ -306,9 +320,18 @@ int cmd_stat(int argc, char **argv)
 		if (!sep)
 			printf("\n%14.9f seconds time elapsed\n\n", now_s() - t0);
 	}
-	if (child > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 127)
-		ret = EXIT_INPUT_ERROR;
+	/* the command's status, as perf stat returns it */
+	if (child > 0 && !ret) {
+		if (child_errno)
+			ret = EXIT_INPUT_ERROR;
+		else if (WIFEXITED(status))
+			ret = WEXITSTATUS(status);
+		else if (WIFSIGNALED(status))
+			psignal(WTERMSIG(status), cmd_argv[0]);
+	}
 out:
+	if (exec_err[0] >= 0)
+		close(exec_err[0]);
 	for (int i = 0; i < nev; i++) {
 		for (int j = 0; j < evs[i].nfds; j++)
 			close(evs[i].fds[j]);

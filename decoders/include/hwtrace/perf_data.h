@@ -283,9 +283,18 @@ struct hwt_writer;
  * @path:	file name, or "-" for standard output in pipe mode
  * @pipe:	write pipe mode (HEADER_ATTR etc. records) even to a file
  *
+ * The records go to a temporary file beside @path (hwt_outfile__open());
+ * @path changes only when hwt_writer__delete() succeeds.
  * Returns NULL and sets errno on failure.
  */
 HWT_API struct hwt_writer *hwt_writer__new(const char *path, bool pipe);
+
+/**
+ * hwt_writer__set_progress - call @fn(@ctx, bytes written so far) after each
+ * write to the file (about every 256 KiB; never per record); @fn NULL: none
+ */
+HWT_API void hwt_writer__set_progress(struct hwt_writer *w,
+				      void (*fn)(void *ctx, uint64_t bytes), void *ctx);
 
 /**
  * hwt_writer__add_attr - declare an event; call before writing any record
@@ -334,5 +343,39 @@ HWT_API int hwt_writer__write_auxtrace(struct hwt_writer *w, const struct hwt_au
  * before the first hwt_writer__write*() call.
  */
 HWT_API int hwt_writer__delete(struct hwt_writer *w);
+
+/**
+ * hwt_writer__discard - remove what was written (the file at the path stays
+ * as it was before hwt_writer__new()) and free @w
+ */
+HWT_API void hwt_writer__discard(struct hwt_writer *w);
+
+/* ---------------------------------------------------------------------- */
+
+/*
+ * An output file that appears whole or not at all (design.rst 6): written
+ * to ".NAME.XXXXXX" beside the target and renamed over it when complete.
+ * "-" is standard output; an existing target that is not a regular file
+ * (/dev/null, a FIFO) is written in place; a symlink is followed.
+ */
+struct hwt_outfile;
+
+/**
+ * hwt_outfile__open - start writing @path ("-": standard output)
+ *
+ * Returns NULL with errno set on failure; @path is not touched.
+ */
+HWT_API struct hwt_outfile *hwt_outfile__open(const char *path);
+
+/**
+ * hwt_outfile__fd - the descriptor to write to (closed by hwt_outfile__close())
+ */
+HWT_API int hwt_outfile__fd(const struct hwt_outfile *f);
+
+/**
+ * hwt_outfile__close - @complete: rename the temporary file over the target;
+ * else remove it.  Frees @f.  Returns 0, or -1 with errno set.
+ */
+HWT_API int hwt_outfile__close(struct hwt_outfile *f, bool complete);
 
 #endif
