@@ -96,7 +96,7 @@ static uint64_t hmu_rank__median(const struct hmu_rank *r)
 
 /*
  * Lower every counter by the sample median and drop those it empties: the
- * survivors (at most half the counters, 3/8 of the slots) are set aside,
+ * survivors (about half the counters, at most half the slots) are set aside,
  * the table is cleared and they are put back.  Growing needs more (1.5
  * tables), so this stays within the budget.
  */

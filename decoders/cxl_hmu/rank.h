@@ -82,7 +82,7 @@ static inline void hmu_rank__add(struct hmu_rank *r, uint64_t unit, uint64_t cou
 			break;
 		j = (j + 1) & mask;
 	}
-	if (r->used * 4 >= 3 * (mask + 1)) {
+	if (r->used * 2 >= mask + 1) {	/* half full: misses probe 2.5 slots */
 		hmu_rank__make_room(r);
 		hmu_rank__add(r, unit, count);
 		return;
