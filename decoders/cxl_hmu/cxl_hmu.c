@@ -20,23 +20,13 @@
 #include "cxl_hmu_opts.h"
 #include "le.h"
 #include "core/decoder_internal.h"
+#include "rank.h"
 
 #define HMU_RT			"cxl_hmu packet"
 #define HMU_OPT_RT		"cxl_hmu options"
 #define HMU_DEFAULT_GRANUAL	12
 #define HMU_DEFAULT_TOP		10
-#define HMU_HASH_MIN_BITS	12
-#define HMU_HASH_MAX_BITS	21	/* 2^21 slots * 24 bytes = 48 MiB at most */
-#define HMU_MAX_DISTINCT	(1u << 20)	/* keeps the load factor <= 1/2 */
-#define HMU_HASH_MUL		0x9e3779b97f4a7c15ULL	/* Fibonacci hashing */
-#define HMU_PREFETCH		16	/* entries ahead: hides a DRAM miss */
-
-/* Aggregation slot: key is unit + 1 (never 0: unit < 2^63), 0 marks an empty slot. */
-struct hmu_slot {
-	uint64_t key;
-	uint64_t total;
-	uint64_t reports;
-};
+#define HMU_PREFETCH		64	/* entries ahead: hides a DRAM miss */
 
 struct hmu_state {
 	char pmu[64];
@@ -57,15 +47,11 @@ struct hmu_state {
 	uint64_t packets;
 	uint64_t units;
 	uint64_t bad_packets;
-	uint64_t others;
 	uint32_t last_width;
 	bool width_warned;
-	bool cap_warned;
 
-	/* unit -> total count, open addressing with linear probing */
-	struct hmu_slot *tab;
-	uint32_t tab_bits;
-	uint64_t used;
+	struct hmu_rank rank;	/* unit -> total count; no table when top is 0 */
+	uint64_t rank_memory;
 
 	struct hwt_cxl_hmu_unit rec;	/* reused for every entry */
 };
@@ -120,8 +106,9 @@ static const struct hwt_field summary_fields[] = {
 	HWT_FIELD(struct hwt_cxl_hmu_summary, packets, HWT_FT_U64, HWT_FH_DEC),
 	HWT_FIELD(struct hwt_cxl_hmu_summary, units, HWT_FT_U64, HWT_FH_DEC),
 	HWT_FIELD(struct hwt_cxl_hmu_summary, bad_packets, HWT_FT_U64, HWT_FH_DEC),
-	HWT_FIELD(struct hwt_cxl_hmu_summary, distinct_units, HWT_FT_U64, HWT_FH_DEC),
-	HWT_FIELD(struct hwt_cxl_hmu_summary, others, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD_OPT(struct hwt_cxl_hmu_summary, distinct_units, HWT_FT_U64, HWT_FH_DEC,
+		      counts_exact),
+	HWT_FIELD(struct hwt_cxl_hmu_summary, max_overcount, HWT_FT_U64, HWT_FH_DEC),
 	HWT_FIELD(struct hwt_cxl_hmu_summary, counter_width, HWT_FT_U32, HWT_FH_DEC),
 	HWT_FIELD(struct hwt_cxl_hmu_summary, hotness_granual, HWT_FT_U32, HWT_FH_DEC),
 };
@@ -205,72 +192,6 @@ static void hmu_set_pmu(struct hmu_state *st, const struct hwt_aux_ctx *ctx)
 	st->pmu[n] = '\0';
 }
 
-static bool hmu_tab_alloc(struct hmu_state *st, uint32_t bits)
-{
-	struct hmu_slot *old = st->tab, *tab;
-	uint64_t oldn = st->tab ? 1ULL << st->tab_bits : 0;
-
-	tab = calloc(1ULL << bits, sizeof(*tab));
-	if (!tab)
-		return false;
-	st->tab = tab;
-	st->tab_bits = bits;
-	for (uint64_t i = 0; i < oldn; i++) {
-		uint64_t key = old[i].key;
-		uint64_t j, mask = (1ULL << bits) - 1;
-
-		if (!key)
-			continue;
-		j = (key * HMU_HASH_MUL) >> (64 - bits);
-		while (tab[j].key)
-			j = (j + 1) & mask;
-		tab[j] = old[i];
-	}
-	free(old);
-	return true;
-}
-
-/* Add one report of @unit; O(1) expected.  Past the distinct-unit cap new units go to others. */
-static void hmu_account(struct hmu_state *st, uint64_t unit, uint64_t count,
-			uint64_t offset, struct hwt_diag *d)
-{
-	uint64_t key = unit + 1, mask, j;
-	struct hmu_slot *s;
-
-	if (st->used * 2 >= (1ULL << st->tab_bits) && st->tab_bits < HMU_HASH_MAX_BITS)
-		hmu_tab_alloc(st, st->tab_bits + 1);	/* on failure: keep probing the old one */
-	mask = (1ULL << st->tab_bits) - 1;
-	j = (key * HMU_HASH_MUL) >> (64 - st->tab_bits);
-	for (;;) {
-		s = &st->tab[j];
-		if (s->key == key) {
-			s->total += count;
-			if (s->total < count)
-				s->total = UINT64_MAX;
-			s->reports++;
-			return;
-		}
-		if (!s->key)
-			break;
-		j = (j + 1) & mask;
-	}
-	if (st->used >= HMU_MAX_DISTINCT || st->used * 4 >= 3 * (mask + 1)) {
-		st->others++;
-		if (!st->cap_warned) {
-			st->cap_warned = true;
-			hwt_diag__warn(d, offset, "cxl_hmu_unit",
-				       "more than %llu distinct units: further new units "
-				       "are counted as others, not ranked",
-				       (unsigned long long)st->used);
-		}
-		return;
-	}
-	s->key = key;
-	s->total = count;
-	s->reports = 1;
-	st->used++;
-}
-
 static inline void hmu_entries(struct hmu_state *st, const uint8_t *p, uint32_t n,
 			       uint32_t width, uint64_t foff, const struct hwt_emit *emit)
 {
@@ -283,10 +204,10 @@ static inline void hmu_entries(struct hmu_state *st, const uint8_t *p, uint32_t 
 		uint64_t raw = hwt_le64(p);
 
 		/* the table outgrows the caches: fetch the slot of a later entry now */
-		if (st->tab && i + HMU_PREFETCH < n) {
-			uint64_t key = (width >= 64 ? 0 : hwt_le64(p + 8 * HMU_PREFETCH) >> shift) + 1;
+		if (st->rank.tab && i + HMU_PREFETCH < n) {
+			uint64_t u = width >= 64 ? 0 : hwt_le64(p + 8 * HMU_PREFETCH) >> shift;
 
-			__builtin_prefetch(&st->tab[(key * HMU_HASH_MUL) >> (64 - st->tab_bits)], 1);
+			__builtin_prefetch(&st->rank.tab[hmu_rank__slot(&st->rank, u)], 1);
 		}
 
 		r->raw = raw;
@@ -296,8 +217,8 @@ static inline void hmu_entries(struct hmu_state *st, const uint8_t *p, uint32_t 
 		r->dpa = r->unit << st->granual;
 		if (st->has_hdm)
 			r->has_hpa = hwt_cxl_hdm__dpa_to_hpa(&st->hdm, r->dpa, &r->hpa);
-		if (st->tab)
-			hmu_account(st, r->unit, r->count, foff + 8ULL * i, emit->diag);
+		if (st->rank.tab)
+			hmu_rank__add(&st->rank, r->unit, r->count);
 		hwt_emit__record(emit, &hwt_rt_cxl_hmu_unit, r, foff + 8ULL * i);
 	}
 	st->units += n;
@@ -382,7 +303,15 @@ static void *hmu_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 		st->has_hdm = true;
 	}
 
-	if (st->top && !hmu_tab_alloc(st, HMU_HASH_MIN_BITS)) {
+	st->rank_memory = HMU_RANK_DEFAULT_MEMORY;
+	s = hwt_aux_ctx__opt(ctx, "rank-memory");
+	if (s && !hmu_opt_bytes(s, &st->rank_memory)) {
+		hwt_diag__error(diag, 0, HMU_OPT_RT, "rank-memory '%s' is not " HMU_RANK_MEMORY_WHAT,
+				s);
+		goto fail;
+	}
+
+	if (st->top && !hmu_rank__init(&st->rank, st->rank_memory)) {
 		hwt_diag__error(diag, 0, HMU_OPT_RT, "out of memory");
 		goto fail;
 	}
@@ -527,15 +456,6 @@ static size_t hmu_decode(void *state, const struct hwt_chunk *c, const struct hw
 	return n;
 }
 
-static int hmu_hot_cmp(const void *a, const void *b)
-{
-	const struct hmu_slot *x = a, *y = b;
-
-	if (x->total != y->total)
-		return x->total > y->total ? -1 : 1;
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
 static void hmu_finish(void *state, const struct hwt_emit *emit)
 {
 	struct hmu_state *st = state;
@@ -544,29 +464,35 @@ static void hmu_finish(void *state, const struct hwt_emit *emit)
 		.packets = st->packets,
 		.units = st->units,
 		.bad_packets = st->bad_packets,
-		.distinct_units = st->used,
-		.others = st->others,
+		.distinct_units = st->rank.used,
+		.counts_exact = !st->rank.purged,
+		.max_overcount = st->rank.error,
 		.counter_width = st->last_width,
 		.hotness_granual = st->granual,
 	};
-	uint64_t nslots, used = 0;
+	struct hmu_slot *best;
+	uint32_t n;
 
 	hwt_emit__record(emit, &hwt_rt_cxl_hmu_summary, &sum, 0);
-	if (!st->tab)
+	if (!st->rank.tab)
 		return;
-
-	/* end of input: the table is compacted in place and sorted, not probed again */
-	nslots = 1ULL << st->tab_bits;
-	for (uint64_t i = 0; i < nslots; i++)
-		if (st->tab[i].key)
-			st->tab[used++] = st->tab[i];
-	qsort(st->tab, used, sizeof(st->tab[0]), hmu_hot_cmp);
-	for (uint64_t i = 0; i < used && i < st->top; i++) {
+	n = st->top < st->rank.used ? st->top : (uint32_t)st->rank.used;
+	best = malloc((n ? n : 1) * sizeof(*best));
+	if (!best) {
+		if (emit->diag)
+			hwt_diag__error(emit->diag, 0, HMU_OPT_RT, "out of memory for the ranking");
+		hmu_rank__free(&st->rank);
+		return;
+	}
+	n = hmu_rank__top(&st->rank, best, n);
+	for (uint32_t i = 0; i < n; i++) {
+		/* past the budget a kept total is low by at most the error: add it back */
+		uint64_t total = best[i].total + st->rank.error;
 		struct hwt_cxl_hmu_hot hot = {
-			.rank = (uint32_t)i + 1,
-			.unit = st->tab[i].key - 1,
-			.total_count = st->tab[i].total,
-			.reports = st->tab[i].reports,
+			.rank = i + 1,
+			.unit = best[i].key - 1,
+			.total_count = total < best[i].total ? UINT64_MAX : total,
+			.reports = best[i].reports,
 		};
 
 		hot.dpa = hot.unit << st->granual;
@@ -574,9 +500,8 @@ static void hmu_finish(void *state, const struct hwt_emit *emit)
 			hot.has_hpa = hwt_cxl_hdm__dpa_to_hpa(&st->hdm, hot.dpa, &hot.hpa);
 		hwt_emit__record(emit, &hwt_rt_cxl_hmu_hot, &hot, 0);
 	}
-	free(st->tab);
-	st->tab = NULL;
-	st->used = 0;
+	free(best);
+	hmu_rank__free(&st->rank);
 }
 
 static void hmu_free(void *state)
@@ -585,7 +510,7 @@ static void hmu_free(void *state)
 
 	if (!st)
 		return;
-	free(st->tab);
+	hmu_rank__free(&st->rank);
 	free(st);
 }
 

@@ -15,4 +15,9 @@
 /* Decimal or 0x hex option value no larger than @max. */
 bool hmu_opt_u64(const char *s, uint64_t max, uint64_t *out);
 
+#define HMU_RANK_MEMORY_WHAT	"a byte count (K, M, G suffixes) of at least 4K"
+
+/* A byte count with an optional K, M or G suffix (powers of 1024), at least 4 KiB. */
+bool hmu_opt_bytes(const char *s, uint64_t *out);
+
 #endif

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* options.c - the decoder options of CXL HMU and how each value is checked. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cxl_hmu_internal.h"
 #include "hwtrace/device.h"
 
 #include "cxl_hmu_opts.h"
+#include "rank.h"
 
 bool hmu_opt_u64(const char *s, uint64_t max, uint64_t *out)
 {
@@ -32,6 +34,27 @@ bool hmu_opt_u64(const char *s, uint64_t max, uint64_t *out)
 		v = v * base + d;
 	}
 	*out = v;
+	return true;
+}
+
+bool hmu_opt_bytes(const char *s, uint64_t *out)
+{
+	char num[32];
+	size_t n = strlen(s);
+	unsigned int shift = 0;
+	uint64_t v;
+
+	if (n && strchr("kKmMgG", s[n - 1])) {
+		shift = (s[n - 1] | 0x20) == 'k' ? 10 : (s[n - 1] | 0x20) == 'm' ? 20 : 30;
+		n--;
+	}
+	if (!n || n >= sizeof(num))
+		return false;
+	memcpy(num, s, n);
+	num[n] = '\0';
+	if (!hmu_opt_u64(num, UINT64_MAX >> shift, &v) || (v << shift) < HMU_RANK_MIN_MEMORY)
+		return false;
+	*out = v << shift;
 	return true;
 }
 
@@ -64,6 +87,16 @@ static int check_width(const char *val, char *err, size_t errlen)
 	return check_range(val, 1, 64, "a counter width", err, errlen);
 }
 
+static int check_rank_memory(const char *val, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (hmu_opt_bytes(val, &v))
+		return 0;
+	snprintf(err, errlen, "'%s' is not " HMU_RANK_MEMORY_WHAT, val);
+	return -1;
+}
+
 static int check_top(const char *val, char *err, size_t errlen)
 {
 	return check_range(val, 0, HMU_MAX_TOP, "a count", err, errlen);
@@ -78,5 +111,7 @@ const struct hwt_dev_opt hwt_cxl_hmu_options[] = {
 	  .check = check_width },
 	{ "pmu", "NAME", "the PMU name when the file does not say" },
 	{ "top", "N", "how many hottest units report lists (default 10)", .check = check_top },
+	{ "rank-memory", "BYTES", "memory for exact ranking counts, K/M/G suffixes (default 256M); "
+	  "past it counts are approximate, with their bound", .check = check_rank_memory },
 	{ NULL },
 };

@@ -62,6 +62,7 @@ value_of() {
 	--delay) echo 1 ;;
 	--iterations) echo 1 ;;
 	--rescan) echo 5 ;;
+	--rank-memory) echo 64M ;;
 	--clock-file) echo "$T/clock" ;;
 	--interval-print) echo 100 ;;
 	--field-separator) echo , ;;

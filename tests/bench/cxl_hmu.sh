@@ -5,7 +5,9 @@
 #  - `report -D` to /dev/null vs stock `perf report -D` on the same data typed
 #    as hisi_ptt (target >= 50x; stock perf is timed on a 32 MiB prefix-sized
 #    file because it takes minutes per GiB: the ratio compares MB/s),
-#  - peak RSS for 100 MiB and 1 GiB inputs (target <= 64 MiB, same for both).
+#  - peak RSS for 100 MiB and 1 GiB inputs (target <= 64 MiB, same for both),
+#  - `report` (ranking every unit, issue 14) vs `script --null` on the same
+#    file (target <= 2x).
 set -eu
 tool=$1
 dir=${BENCH_DIR:-build/bench}
@@ -26,6 +28,7 @@ read -r t_cat _ < <(m cat "$big")
 read -r t_dec rss_big < <(m "$tool" script --null -i "$big")
 read -r _ rss_small < <(m "$tool" script --null -i "$small")
 read -r t_dump _ < <(m "$tool" report -D -i "$big")
+read -r t_rep rss_rep < <(m "$tool" report -i "$big")
 read -r t_pdump_ours _ < <(m "$tool" report -D -i "$ptt")
 read -r t_perf _ < <(m perf report -D -i "$ptt")
 
@@ -36,3 +39,4 @@ echo "report -D:           $(mbps "$bytes" "$t_dump") MB/s"
 echo "stock perf -D:       $(mbps "$pbytes" "$t_perf") MB/s on $pbytes bytes; ours on the same file $(mbps "$pbytes" "$t_pdump_ours") MB/s"
 echo "-D ratio ours/stock: $(python3 -c "print(f'{$t_perf/$t_pdump_ours:.1f}')")x  target >= 50x"
 echo "peak RSS: 100M input $((rss_small / 1024)) MiB, $size input $((rss_big / 1024)) MiB  target <= 64 MiB, equal"
+echo "report/script --null: $(python3 -c "print(f'{$t_rep/$t_dec:.2f}')")x  target <= 2x  (report peak RSS $((rss_rep / 1024)) MiB)"

@@ -660,7 +660,7 @@ static void test_top_n(void)
 	CHECK_EQ(cap.nsum, 1);
 }
 
-/* More distinct units than the cap: the extra ones go to "others" with one warning. */
+/* More distinct units than the old 2^20 cap: all counted exactly, none dropped. */
 static void test_distinct_cap(void)
 {
 	static uint8_t big[16 + 65535 * 8];
@@ -689,9 +689,10 @@ static void test_distinct_cap(void)
 	}
 	done(st, &cap);
 	CHECK_EQ(cap.total_units, total);
-	CHECK_EQ(cap.sum.distinct_units, 1u << 20);
-	CHECK_EQ(cap.sum.others, 5);
-	CHECK_EQ(diag.warnings, 1);
+	CHECK_EQ(cap.sum.distinct_units, total);
+	CHECK(cap.sum.counts_exact);
+	CHECK_EQ(cap.sum.max_overcount, 0);
+	CHECK_EQ(diag.warnings, 0);
 	CHECK_EQ(cap.nhot, 10);
 	CHECK_EQ(cap.hot[0].unit, 0);			/* all counts 1: lowest ids first */
 	CHECK_EQ(cap.hot[9].unit, 9);

@@ -45,8 +45,9 @@ struct hwt_cxl_hmu_summary {
 	uint64_t packets;
 	uint64_t units;
 	uint64_t bad_packets;
-	uint64_t distinct_units;
-	uint64_t others;	/* entries not ranked: distinct-unit cap reached */
+	uint64_t distinct_units;	/* only when counts_exact */
+	bool counts_exact;	/* every unit seen has its own exact counter */
+	uint64_t max_overcount;	/* each hot total_count exceeds the true one by at most this */
 	uint32_t counter_width;
 	uint32_t hotness_granual;
 };

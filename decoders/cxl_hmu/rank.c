@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rank.c - growth, purge and top-N selection of the CXL HMU unit ranking
+ * (rank.h says what the counts mean).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "rank.h"
+
+#define HMU_RANK_MIN_BITS	12
+#define HMU_RANK_SAMPLE		1023	/* counters sampled for the purge median */
+#define HMU_RANK_HUGE		(2ULL << 20)
+
+/*
+ * A table larger than the TLB reach costs a page walk per entry; 2 MiB
+ * pages (where the kernel allows them on request) take that away.
+ */
+static struct hmu_slot *hmu_rank__alloc(uint32_t bits)
+{
+	size_t sz = sizeof(struct hmu_slot) << bits;
+	struct hmu_slot *t;
+
+	if (sz < HMU_RANK_HUGE)
+		return calloc(1, sz);
+	t = aligned_alloc(HMU_RANK_HUGE, sz);	/* sz is a multiple of 2 MiB here */
+	if (!t)
+		return NULL;
+	madvise(t, sz, MADV_HUGEPAGE);	/* a hint: no huge pages is fine */
+	memset(t, 0, sz);
+	return t;
+}
+
+bool hmu_rank__init(struct hmu_rank *r, uint64_t budget)
+{
+	uint32_t bits = 4;
+
+	memset(r, 0, sizeof(*r));
+	/* growing holds the old and the new table: 1.5 tables of slots */
+	while (bits < 40 && (sizeof(struct hmu_slot) * 3 << (bits + 1)) / 2 <= budget)
+		bits++;
+	r->max_bits = bits;
+	r->bits = bits < HMU_RANK_MIN_BITS ? bits : HMU_RANK_MIN_BITS;
+	r->tab = hmu_rank__alloc(r->bits);
+	return r->tab != NULL;
+}
+
+static void hmu_rank__put(struct hmu_slot *tab, uint32_t bits, const struct hmu_slot *s)
+{
+	uint64_t mask = (1ULL << bits) - 1;
+	uint64_t j = (s->key * HMU_RANK_HASH_MUL) >> (64 - bits);
+
+	while (tab[j].key)
+		j = (j + 1) & mask;
+	tab[j] = *s;
+}
+
+static bool hmu_rank__grow(struct hmu_rank *r)
+{
+	struct hmu_slot *tab = hmu_rank__alloc(r->bits + 1);
+	uint64_t n = 1ULL << r->bits;
+
+	if (!tab)
+		return false;
+	for (uint64_t i = 0; i < n; i++)
+		if (r->tab[i].key)
+			hmu_rank__put(tab, r->bits + 1, &r->tab[i]);
+	free(r->tab);
+	r->tab = tab;
+	r->bits++;
+	return true;
+}
+
+static int hmu_rank__cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of a sample of the counters, spread evenly over the table. */
+static uint64_t hmu_rank__median(const struct hmu_rank *r)
+{
+	uint64_t sample[HMU_RANK_SAMPLE], n = 1ULL << r->bits, step, m = 0;
+
+	step = n / HMU_RANK_SAMPLE ? n / HMU_RANK_SAMPLE : 1;
+	for (uint64_t i = 0; i < n && m < HMU_RANK_SAMPLE; i += step)
+		if (r->tab[i].key)
+			sample[m++] = r->tab[i].total;
+	if (!m)
+		return 1;
+	qsort(sample, m, sizeof(sample[0]), hmu_rank__cmp_u64);
+	return sample[m / 2] ? sample[m / 2] : 1;
+}
+
+/*
+ * Lower every counter by the sample median and drop those it empties: the
+ * survivors (about half the counters, at most half the slots) are set aside,
+ * the table is cleared and they are put back.  Growing needs more (1.5
+ * tables), so this stays within the budget.
+ */
+static void hmu_rank__purge(struct hmu_rank *r)
+{
+	uint64_t d = hmu_rank__median(r), n = 1ULL << r->bits, m = 0;
+	struct hmu_slot *keep;
+
+	for (uint64_t i = 0; i < n; i++)
+		m += r->tab[i].key && r->tab[i].total > d;
+	keep = malloc((m ? m : 1) * sizeof(*keep));
+	m = 0;
+
+	if (!keep) {
+		/* no room to rebuild: start over, and say so through the bound */
+		memset(r->tab, 0, n * sizeof(*r->tab));
+		r->used = 0;
+		r->error = UINT64_MAX;
+		r->purged = true;
+		return;
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		struct hmu_slot *s = &r->tab[i];
+
+		if (s->key && s->total > d) {
+			keep[m] = *s;
+			keep[m++].total -= d;
+		}
+	}
+	memset(r->tab, 0, n * sizeof(*r->tab));
+	for (uint64_t i = 0; i < m; i++)
+		hmu_rank__put(r->tab, r->bits, &keep[i]);
+	free(keep);
+	r->used = m;
+	r->error = r->error + d < d ? UINT64_MAX : r->error + d;
+	r->purged = true;
+}
+
+void hmu_rank__make_room(struct hmu_rank *r)
+{
+	if (r->bits < r->max_bits && hmu_rank__grow(r))
+		return;
+	hmu_rank__purge(r);	/* at the budget, or out of memory below it */
+}
+
+/* Whether @a ranks before @b: higher total, then lower unit. */
+static bool hmu_rank__before(const struct hmu_slot *a, const struct hmu_slot *b)
+{
+	return a->total != b->total ? a->total > b->total : a->key < b->key;
+}
+
+static int hmu_rank__cmp(const void *a, const void *b)
+{
+	return hmu_rank__before(a, b) ? -1 : hmu_rank__before(b, a);
+}
+
+/* Sift @h[i] down a heap whose root is the counter ranked last. */
+static void hmu_rank__sift(struct hmu_slot *h, uint32_t n, uint32_t i)
+{
+	for (;;) {
+		uint32_t l = 2 * i + 1, w = i;
+		struct hmu_slot t;
+
+		if (l < n && hmu_rank__before(&h[w], &h[l]))
+			w = l;
+		if (l + 1 < n && hmu_rank__before(&h[w], &h[l + 1]))
+			w = l + 1;
+		if (w == i)
+			return;
+		t = h[i];
+		h[i] = h[w];
+		h[w] = t;
+		i = w;
+	}
+}
+
+uint32_t hmu_rank__top(const struct hmu_rank *r, struct hmu_slot *out, uint32_t n)
+{
+	uint64_t nslots = 1ULL << r->bits;
+	uint32_t m = 0;
+
+	if (!n)
+		return 0;
+	/* a heap of the best @n so far, its worst at the root: one pass, no sort of all */
+	for (uint64_t i = 0; i < nslots; i++) {
+		const struct hmu_slot *s = &r->tab[i];
+
+		if (!s->key)
+			continue;
+		if (m < n) {
+			out[m++] = *s;
+			if (m == n)
+				for (uint32_t k = n / 2; k-- > 0; )
+					hmu_rank__sift(out, m, k);
+		} else if (hmu_rank__before(s, &out[0])) {
+			out[0] = *s;
+			hmu_rank__sift(out, m, 0);
+		}
+	}
+	qsort(out, m, sizeof(out[0]), hmu_rank__cmp);
+	return m;
+}
+
+void hmu_rank__free(struct hmu_rank *r)
+{
+	free(r->tab);
+	r->tab = NULL;
+	r->used = 0;
+}
