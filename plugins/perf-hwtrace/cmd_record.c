@@ -115,10 +115,22 @@ static int event_opt(const struct parse_opt *opt, const char *val, int unset)
 {
 	struct rec_opts *o = opt->value;
 
+	char **list;
+	int n;
+
 	(void)unset;
-	if (o->nevents == REC_MAX_EVENTS)
-		return usage_error("record", "at most %d events", REC_MAX_EVENTS);
-	o->events[o->nevents++] = val;
+	/* "a/x=1/,b/y=1/" is two events, as in perf (the strings live as long as the run) */
+	n = hwt_event_list__split(val, &list);
+	if (n < 0)
+		return usage_error("record", "out of memory");
+	if (!n)
+		return usage_error("record", "-e '%s': no event", val);
+	for (int i = 0; i < n; i++) {
+		if (o->nevents == REC_MAX_EVENTS)
+			return usage_error("record", "at most %d events", REC_MAX_EVENTS);
+		o->events[o->nevents++] = list[i];
+	}
+	free(list);
 	return 0;
 }
 

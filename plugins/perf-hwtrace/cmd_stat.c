@@ -174,11 +174,23 @@ static int nev;
 
 static int event_opt(const struct parse_opt *opt, const char *val, int unset)
 {
+	char **list;
+	int n;
+
 	(void)opt;
 	(void)unset;
-	if (nev == MAX_EVENTS)
-		return usage_error("stat", "at most %d events", MAX_EVENTS);
-	evs[nev++].name = val;
+	/* "a/x=1/,b/y=1/" is two events, as in perf (the strings live as long as the run) */
+	n = hwt_event_list__split(val, &list);
+	if (n < 0)
+		return usage_error("stat", "out of memory");
+	if (!n)
+		return usage_error("stat", "-e '%s': no event", val);
+	for (int i = 0; i < n; i++) {
+		if (nev == MAX_EVENTS)
+			return usage_error("stat", "at most %d events", MAX_EVENTS);
+		evs[nev++].name = list[i];
+	}
+	free(list);
 	return 0;
 }
 
@@ -221,6 +233,7 @@ int cmd_stat(int argc, char **argv)
 			ret = usage_error("stat", "%s", err);
 			goto out;
 		}
+		pmu_warnings__print("stat", evs[i].pmu);
 		ret = dry_run ? 0 : check_mode(&evs[i], system_wide);
 		if (ret)
 			goto out;
