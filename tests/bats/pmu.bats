@@ -184,3 +184,10 @@ spe() {
 	[ "${lines[0]}" = "cxl_pmu_mem0.0/mask=4,gid=1/: type=12 config=0x100000004 config1=0 config2=0 cpus=0" ]
 	[ "${lines[1]}" = "cxl_pmu_mem0.0/clock_ticks/: type=12 config=0x1e98000000000001 config1=0 config2=0 cpus=0" ]
 }
+
+@test "record -e 'cpu-clock,no-such-event' is two events: the second is the one refused" {
+	run "$HWTRACE" record -e 'cpu-clock,no-such-event' -o "$T/x.data" -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown event 'no-such-event'"* ]]
+	[ ! -e "$T/x.data" ]
+}
