@@ -334,51 +334,70 @@ static int session_status(const struct hwt_diag *diag)
 	return diag->errors ? 1 : 0;
 }
 
-/* First bytes of a regular file, to tell perf.data from other inputs. */
-static ssize_t peek(const char *path, uint8_t *head, size_t n)
+/*
+ * Open an input once: a FIFO or a pipe can be read only once, and a second
+ * open() of a FIFO waits for a writer that may already be gone.  An open()
+ * interrupted by a signal the tool catches (EINTR) fails like any other.
+ */
+static int input_open(const char *path, struct hwt_diag *diag)
 {
-	int fd = open(path, O_RDONLY);
-	ssize_t got;
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) :
+		 fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
 
 	if (fd < 0)
-		return -1;
-	got = pread(fd, head, n, 0);
-	close(fd);
-	return got;
+		hwt_diag__error(diag, 0, "file", "cannot open: %s", strerror(errno));
+	return fd;
 }
 
-static const struct hwt_device *probe_raw(const char *path)
+/*
+ * The device of a self-describing raw file (IGT dumps, ...), or NULL for
+ * perf.data and anything else.  Only a regular file is peeked (pread leaves
+ * its offset alone); a FIFO or pipe goes to the perf.data reader unread.
+ */
+static const struct hwt_device *probe_raw(int fd)
 {
 	uint8_t head[4096];
+	struct stat sb;
 	ssize_t n;
 
-	if (!strcmp(path, "-"))
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode))
 		return NULL;
-	n = peek(path, head, sizeof(head));
+	n = pread(fd, head, sizeof(head), 0);
 	if (n < 8 || !memcmp(head, "PERFILE2", 8) || !memcmp(head, "2ELIFREP", 8))
 		return NULL;
 	return hwt_device__probe(head, n);
 }
 
+static int session_raw_fd(int fd, const char *path, const struct hwt_session_opts *o,
+			  const struct hwt_sink *sink, struct hwt_diag *diag);
+
 int hwt_session__run(const char *path, const struct hwt_session_opts *o,
 		     const struct hwt_sink *sink, struct hwt_diag *diag)
 {
-	const struct hwt_device *raw = probe_raw(path);
 	struct session ss = { .o = o, .sink = sink, .diag = diag };
+	const struct hwt_device *raw;
 	struct hwt_event ev;
-	int ret;
+	int ret, fd;
 
+	if (!diag->file)
+		diag->file = path;
+	fd = input_open(path, diag);
+	if (fd < 0)
+		return -1;
+	raw = probe_raw(fd);
 	if (raw) {
 		struct hwt_session_opts ro = *o;
 
 		ro.raw_type = raw->name;
-		return hwt_session__run_raw(path, &ro, sink, diag);
+		ret = session_raw_fd(fd, path, &ro, sink, diag);
+		close(fd);
+		return ret;
 	}
-	if (!diag->file)
-		diag->file = path;
-	ss.r = hwt_reader__new(path, diag);
-	if (!ss.r)
+	ss.r = hwt_reader__new_fd(fd, path, diag);
+	if (!ss.r) {
+		close(fd);
 		return -1;
+	}
 	while ((ret = hwt_reader__next(ss.r, &ev)) > 0) {
 		if (sink->event)
 			sink->event(sink->ctx, ss.r, &ev);
@@ -399,6 +418,7 @@ int hwt_session__run(const char *path, const struct hwt_session_opts *o,
 	session_finish(&ss);
 	session_free(&ss);
 	hwt_reader__delete(ss.r);
+	close(fd);
 	return ret < 0 ? 1 : session_status(diag);
 }
 
@@ -483,6 +503,24 @@ static bool raw_mapped(struct session *ss, struct stream_state *st, struct hwt_c
 int hwt_session__run_raw(const char *path, const struct hwt_session_opts *o,
 			 const struct hwt_sink *sink, struct hwt_diag *diag)
 {
+	int fd, ret;
+
+	if (!diag->file)
+		diag->file = path;
+	if (!hwt_device__find(o->raw_type ? o->raw_type : ""))
+		return session_raw_fd(-1, path, o, sink, diag);	/* says which type */
+	fd = input_open(path, diag);
+	if (fd < 0)
+		return -1;
+	ret = session_raw_fd(fd, path, o, sink, diag);
+	close(fd);
+	return ret;
+}
+
+/* Decode raw payload from @fd (not closed) as device o->raw_type. */
+static int session_raw_fd(int fd, const char *path, const struct hwt_session_opts *o,
+			  const struct hwt_sink *sink, struct hwt_diag *diag)
+{
 	const struct hwt_device *dev = hwt_device__find(o->raw_type ? o->raw_type : "");
 	struct session ss = { .o = o, .sink = sink, .diag = diag };
 	struct hwt_chunk c = { .first = true, .cpu = -1, .tid = -1 };
@@ -491,19 +529,12 @@ int hwt_session__run_raw(const char *path, const struct hwt_session_opts *o,
 	size_t carried = 0;
 	struct stat sb;
 	uint8_t *buf;
-	int fd, nprivs;
+	int nprivs;
 	bool eof = false;
 
-	if (!diag->file)
-		diag->file = path;
 	if (!dev) {
 		hwt_diag__error(diag, 0, "decode", "unknown payload type '%s'",
 				o->raw_type ? o->raw_type : "");
-		return -1;
-	}
-	fd = strcmp(path, "-") ? open(path, O_RDONLY) : dup(STDIN_FILENO);
-	if (fd < 0) {
-		hwt_diag__error(diag, 0, "file", "cannot open: %s", strerror(errno));
 		return -1;
 	}
 	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode))
@@ -511,7 +542,6 @@ int hwt_session__run_raw(const char *path, const struct hwt_session_opts *o,
 	buf = malloc(RAW_WINDOW);
 	st = stream_new(&ss, 0);
 	if (!buf || !st) {
-		close(fd);
 		free(buf);
 		session_free(&ss);
 		return -1;
@@ -522,7 +552,6 @@ int hwt_session__run_raw(const char *path, const struct hwt_session_opts *o,
 	nprivs = dev->decoder->ctx_from_opts ?
 		dev->decoder->ctx_from_opts(&st->s.ctx, st->priv, MAX_PRIV, diag) : 0;
 	if (nprivs < 0) {
-		close(fd);
 		free(buf);
 		session_free(&ss);
 		return -1;
@@ -562,7 +591,6 @@ int hwt_session__run_raw(const char *path, const struct hwt_session_opts *o,
 		carried = feed(&ss, st, &c, carried, buf, have, off);
 		off += have;
 	}
-	close(fd);
 	free(buf);
 	session_finish(&ss);
 	session_free(&ss);

@@ -165,21 +165,110 @@ static void *slot_take(void **arr, uint32_t *cap, uint32_t n, size_t elem, const
 	return name;
 }
 
+#define NAMES_MIN 16	/* below this many names a linear scan beats hashing */
+
+/* FNV-1a: names are short and few per client, any spread will do */
+static uint32_t name_hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	while (n--)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+/* The name of element @i of @arr (elements of @elem bytes, the name first). */
+static inline const char *elem_name(const void *arr, size_t elem, uint32_t i)
+{
+	return *(char *const *)((const char *)arr + (size_t)i * elem);
+}
+
+static void names_put(struct hwt_drm_names *ix, const char *name, uint32_t i)
+{
+	uint32_t m = ix->cap - 1, h = name_hash(name, strlen(name)) & m;
+
+	while (ix->slot[h])
+		h = (h + 1) & m;
+	ix->slot[h] = i + 1;
+	ix->n++;
+}
+
+/*
+ * Make @ix index the @n names of @arr, with room for one more at a load of at
+ * most one half.  Indexing happens once per parse (@ix->n is reset when the
+ * content is dropped) and then one name at a time: linear in the names.  The
+ * slots are kept across parses, so a steady monitor does not allocate here.
+ * -1 when memory runs out (the caller scans instead).
+ */
+static int names_sync(struct hwt_drm_names *ix, const void *arr, size_t elem, uint32_t n)
+{
+	if ((uint64_t)(n + 1) * 2 > ix->cap) {
+		uint32_t ncap = ix->cap ? ix->cap : 64;
+		uint32_t *p;
+
+		while ((uint64_t)(n + 1) * 2 > ncap)
+			ncap *= 2;
+		p = realloc(ix->slot, (size_t)ncap * sizeof(*p));
+		if (!p)
+			return -1;
+		ix->slot = p;
+		ix->cap = ncap;
+		ix->n = 0;	/* rehash everything */
+	}
+	if (ix->n > n)
+		ix->n = 0;
+	if (!ix->n)
+		memset(ix->slot, 0, (size_t)ix->cap * sizeof(*ix->slot));
+	while (ix->n < n)
+		names_put(ix, elem_name(arr, elem, ix->n), ix->n);
+	return 0;
+}
+
+/*
+ * Index of the element named [s, s + sn) among the @n of @arr, or -1.  Uses
+ * @ix when it is valid for these @n names (names_sync() made it so).
+ */
+static int64_t names_find(const struct hwt_drm_names *ix, const void *arr, size_t elem,
+			  uint32_t n, const char *s, size_t sn, uint64_t *probes)
+{
+	if (ix->cap && ix->n == n && n >= NAMES_MIN) {
+		uint32_t m = ix->cap - 1, h = name_hash(s, sn) & m;
+
+		for (; ix->slot[h]; h = (h + 1) & m) {
+			uint32_t i = ix->slot[h] - 1;
+
+			++*probes;
+			if (name_eq(elem_name(arr, elem, i), s, sn))
+				return i;
+		}
+		++*probes;	/* the empty slot that ends the search */
+		return -1;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		++*probes;
+		if (name_eq(elem_name(arr, elem, i), s, sn))
+			return i;
+	}
+	return -1;
+}
+
 struct hwt_drm_engine *hwt_drm_fdinfo__engine(const struct hwt_drm_fdinfo *fi, const char *name)
 {
-	for (uint32_t i = 0; i < fi->nengines; i++)
-		if (!strcmp(fi->engines[i].name, name))
-			return &fi->engines[i];
-	return NULL;
+	uint64_t probes = 0;
+	int64_t i = names_find(&fi->engine_idx, fi->engines, sizeof(*fi->engines),
+			       fi->nengines, name, strlen(name), &probes);
+
+	return i < 0 ? NULL : &fi->engines[i];
 }
 
 const struct hwt_drm_region *hwt_drm_fdinfo__region(const struct hwt_drm_fdinfo *fi,
 						    const char *name)
 {
-	for (uint32_t i = 0; i < fi->nregions; i++)
-		if (!strcmp(fi->regions[i].name, name))
-			return &fi->regions[i];
-	return NULL;
+	uint64_t probes = 0;
+	int64_t i = names_find(&fi->region_idx, fi->regions, sizeof(*fi->regions),
+			       fi->nregions, name, strlen(name), &probes);
+
+	return i < 0 ? NULL : &fi->regions[i];
 }
 
 const char *hwt_drm_fdinfo__other(const struct hwt_drm_fdinfo *fi, const char *key)
@@ -190,18 +279,29 @@ const char *hwt_drm_fdinfo__other(const struct hwt_drm_fdinfo *fi, const char *k
 	return NULL;
 }
 
-/* Drivers print one engine's keys together: try the last hit first. */
+/*
+ * Drivers print one engine's keys together: try the last hit first, then the
+ * names seen so far (hashed once there are many: a client with 20k engines
+ * must not cost 20k^2/2 comparisons).
+ */
 static struct hwt_drm_engine *engine_get(struct hwt_drm_fdinfo *fi, const char *s, size_t n)
 {
 	struct hwt_drm_engine *e;
+	int64_t i;
 
-	if (fi->last_engine < fi->nengines && name_eq(fi->engines[fi->last_engine].name, s, n))
-		return &fi->engines[fi->last_engine];
-	for (uint32_t i = 0; i < fi->nengines; i++)
-		if (name_eq(fi->engines[i].name, s, n)) {
-			fi->last_engine = i;
-			return &fi->engines[i];
-		}
+	if (fi->last_engine < fi->nengines) {
+		fi->name_probes++;
+		if (name_eq(fi->engines[fi->last_engine].name, s, n))
+			return &fi->engines[fi->last_engine];
+	}
+	if (fi->nengines >= NAMES_MIN)
+		names_sync(&fi->engine_idx, fi->engines, sizeof(*e), fi->nengines);
+	i = names_find(&fi->engine_idx, fi->engines, sizeof(*e), fi->nengines, s, n,
+		       &fi->name_probes);
+	if (i >= 0) {
+		fi->last_engine = i;
+		return &fi->engines[i];
+	}
 	e = slot_take((void **)&fi->engines, &fi->cap_engines, fi->nengines, sizeof(*e), s, n);
 	if (!e)
 		return NULL;
@@ -213,14 +313,21 @@ static struct hwt_drm_engine *engine_get(struct hwt_drm_fdinfo *fi, const char *
 static struct hwt_drm_region *region_get(struct hwt_drm_fdinfo *fi, const char *s, size_t n)
 {
 	struct hwt_drm_region *r;
+	int64_t i;
 
-	if (fi->last_region < fi->nregions && name_eq(fi->regions[fi->last_region].name, s, n))
-		return &fi->regions[fi->last_region];
-	for (uint32_t i = 0; i < fi->nregions; i++)
-		if (name_eq(fi->regions[i].name, s, n)) {
-			fi->last_region = i;
-			return &fi->regions[i];
-		}
+	if (fi->last_region < fi->nregions) {
+		fi->name_probes++;
+		if (name_eq(fi->regions[fi->last_region].name, s, n))
+			return &fi->regions[fi->last_region];
+	}
+	if (fi->nregions >= NAMES_MIN)
+		names_sync(&fi->region_idx, fi->regions, sizeof(*r), fi->nregions);
+	i = names_find(&fi->region_idx, fi->regions, sizeof(*r), fi->nregions, s, n,
+		       &fi->name_probes);
+	if (i >= 0) {
+		fi->last_region = i;
+		return &fi->regions[i];
+	}
 	r = slot_take((void **)&fi->regions, &fi->cap_regions, fi->nregions, sizeof(*r), s, n);
 	if (!r)
 		return NULL;
@@ -712,6 +819,7 @@ static int parse_text(struct parse_ctx *ctx, const char *text, size_t len)
 
 	fi->nengines = fi->nregions = 0;	/* their names stay for reuse */
 	fi->last_engine = fi->last_region = 0;
+	fi->engine_idx.n = fi->region_idx.n = 0;	/* names may change: reindex */
 	fi->nplan = fi->plan_keys_len = 0;
 	fi->plan_ok = false;
 	while (next_line(text, len, &pos, &l)) {
@@ -747,6 +855,11 @@ static int parse_text(struct parse_ctx *ctx, const char *text, size_t len)
 			plan_add(ctx, l.p, colon - l.p);
 	}
 	legacy_fixup(fi);
+	/* index the last names too, for hwt_drm_fdinfo__engine() and replays */
+	if (fi->nengines >= NAMES_MIN)
+		names_sync(&fi->engine_idx, fi->engines, sizeof(*fi->engines), fi->nengines);
+	if (fi->nregions >= NAMES_MIN)
+		names_sync(&fi->region_idx, fi->regions, sizeof(*fi->regions), fi->nregions);
 	if (ctx->record) {
 		shrink((void **)&fi->plan, &fi->cap_plan, fi->nplan, sizeof(*fi->plan));
 		shrink((void **)&fi->plan_keys, &fi->cap_plan_keys, fi->plan_keys_len, 1);
@@ -804,6 +917,8 @@ void hwt_drm_fdinfo__exit(struct hwt_drm_fdinfo *fi)
 	free(fi->other);
 	free(fi->plan);
 	free(fi->plan_keys);
+	free(fi->engine_idx.slot);
+	free(fi->region_idx.slot);
 	memset(fi, 0, sizeof(*fi));
 }
 

@@ -14,6 +14,17 @@
 
 struct hwt_drm_step;
 
+/*
+ * struct hwt_drm_names - open-addressing index of engine or region names,
+ * kept once a client has more than a few (a linear scan is quicker below
+ * that): @slot holds index + 1 (0 empty), @cap a power of two, @n the
+ * names indexed so far.  The index is valid while @n equals the count.
+ */
+struct hwt_drm_names {
+	uint32_t *slot;
+	uint32_t cap, n;
+};
+
 /**
  * struct hwt_drm_fdinfo - one parsed fdinfo text
  * @driver:	drm-driver, or NULL (then this is not a DRM fd)
@@ -27,8 +38,10 @@ struct hwt_drm_step;
  *
  * Slots of @engines and @regions past @nengines/@nregions may hold names of an
  * earlier parse, kept for the next hwt_drm_fdinfo__parse() to reuse.  The
- * rest are allocation sizes, lookup hints and the line keys of the last
- * NO_OTHER parse, replayed by the next one.
+ * rest are allocation sizes, lookup hints, name indexes and the line keys of
+ * the last NO_OTHER parse, replayed by the next one.  @name_probes counts
+ * the name comparisons and index probes of the parses (for tests: the work
+ * per engine must not grow with the number of engines).
  */
 struct hwt_drm_fdinfo {
 	char *driver;
@@ -44,6 +57,8 @@ struct hwt_drm_fdinfo {
 	uint32_t nother;
 	uint32_t cap_engines, cap_regions, cap_other;
 	uint32_t last_engine, last_region;
+	struct hwt_drm_names engine_idx, region_idx;
+	uint64_t name_probes;
 	struct hwt_drm_step *plan;
 	char *plan_keys;
 	uint32_t nplan, cap_plan, plan_keys_len, cap_plan_keys;

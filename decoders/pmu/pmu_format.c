@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,43 @@ void hwt_pmu__seterr(char *err, size_t errlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
+}
+
+void hwt_pmu__add_warning(struct hwt_pmu *pmu, const char *fmt, ...)
+{
+	size_t old = pmu->warnings ? strlen(pmu->warnings) : 0;
+	char line[512], *p;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(line, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sizeof(line) - 1)
+		n = sizeof(line) - 2;
+	line[n++] = '\n';
+	p = realloc(pmu->warnings, old + n + 1);
+	if (!p)
+		return;
+	memcpy(p + old, line, n);
+	p[old + n] = 0;
+	pmu->warnings = p;
+}
+
+const char *hwt_pmu__warnings(const struct hwt_pmu *pmu)
+{
+	return pmu->warnings;
+}
+
+int hwt_pmu__config_words(void)
+{
+#ifdef PERF_ATTR_SIZE_VER8
+	return 4;
+#else
+	return 3;	/* this build's perf_event_attr ends before config3 */
+#endif
 }
 
 /* strdup of @s without surrounding whitespace */
@@ -81,6 +119,7 @@ void hwt_pmu__delete(struct hwt_pmu *pmu)
 	free(pmu->events);
 	free(pmu->name);
 	free(pmu->cpumask);
+	free(pmu->warnings);
 	free(pmu);
 }
 
@@ -195,7 +234,8 @@ int hwt_pmu__set_cpumask(struct hwt_pmu *pmu, const char *text)
 /* Parse "config1:0-7,32-35" into @t. */
 static int parse_format(struct hwt_pmu_term *t, const char *spec, char *err, size_t errlen)
 {
-	static const char *const fields[] = { "config", "config1", "config2" };
+	/* config3 came with Linux 6.3 (arm_spe's inv_event_filter); kept whatever the build */
+	static const char *const fields[] = { "config", "config1", "config2", "config3" };
 	const char *colon = strchr(spec, ':'), *p;
 	size_t fl;
 
@@ -205,11 +245,12 @@ static int parse_format(struct hwt_pmu_term *t, const char *spec, char *err, siz
 	}
 	fl = colon - spec;
 	t->field = -1;
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if (strlen(fields[i]) == fl && !strncmp(spec, fields[i], fl))
 			t->field = i;
 	if (t->field < 0) {
-		hwt_pmu__seterr(err, errlen, "format '%s': unknown field '%.*s' (config, config1, config2)",
+		hwt_pmu__seterr(err, errlen,
+				"format '%s': unknown field '%.*s' (config, config1, config2, config3)",
 		       spec, (int)fl, spec);
 		return -1;
 	}
@@ -328,9 +369,15 @@ static const struct hwt_pmu_term *find_term(const struct hwt_pmu *pmu, const cha
 	return NULL;
 }
 
+/* The config word @field of @attr, or NULL for config3 when this build lacks it. */
 static __u64 *config_field(struct perf_event_attr *attr, int field)
 {
-	return field == 0 ? &attr->config : field == 1 ? &attr->config1 : &attr->config2;
+#ifdef PERF_ATTR_SIZE_VER8
+	if (field == 3)
+		return &attr->config3;
+#endif
+	return field == 0 ? &attr->config : field == 1 ? &attr->config1 :
+	       field == 2 ? &attr->config2 : NULL;
 }
 
 /* Scatter @val over @t's ranges; clears those bits first so later terms override aliases. */
@@ -339,6 +386,8 @@ static void apply_term(const struct hwt_pmu_term *t, uint64_t val, struct perf_e
 	__u64 *cfg = config_field(attr, t->field);
 	int bit = 0;
 
+	if (!cfg)
+		return;		/* config3 without a place: encode_one() refused a nonzero value */
 	for (int r = 0; r < t->nranges; r++)
 		for (int b = t->lo[r]; b <= t->hi[r]; b++, bit++) {
 			*cfg &= ~(1ull << b);
@@ -365,7 +414,11 @@ int hwt_pmu__term_value(const struct hwt_pmu *pmu, const struct perf_event_attr 
 
 	if (!t)
 		return -1;
-	cfg = t->field == 0 ? attr->config : t->field == 1 ? attr->config1 : attr->config2;
+	{
+		const __u64 *w = config_field((struct perf_event_attr *)attr, t->field);
+
+		cfg = w ? *w : 0;
+	}
 	for (int r = 0; r < t->nranges; r++)
 		for (int b = t->lo[r]; b <= t->hi[r]; b++, bit++)
 			val |= ((cfg >> b) & 1) << bit;
@@ -393,12 +446,53 @@ static int parse_u64(const char *s, size_t n, uint64_t *v)
 }
 
 static int encode(const struct hwt_pmu *pmu, const char *terms, struct perf_event_attr *attr,
-		  int depth, char *err, size_t errlen);
+		  int depth, const char *user, char *err, size_t errlen);
+
+/*
+ * The next token of a term list at @p: *@tok and *@n (trimmed), *@kn the
+ * length of its key (up to '=').  Returns the position after it, or NULL at
+ * the end.
+ */
+static const char *next_tok(const char *p, const char **tok, size_t *n, size_t *kn)
+{
+	const char *e, *eq;
+
+	if (!p || !*p)
+		return NULL;
+	e = strchr(p, ',');
+	*n = e ? (size_t)(e - p) : strlen(p);
+	while (*n && (*p == ' ' || *p == '\t' || *p == '\n')) {
+		p++;
+		--*n;
+	}
+	while (*n && (p[*n - 1] == ' ' || p[*n - 1] == '\t' || p[*n - 1] == '\n'))
+		--*n;
+	*tok = p;
+	eq = memchr(p, '=', *n);
+	*kn = eq ? (size_t)(eq - p) : *n;
+	return e ? e + 1 : p + strlen(p);
+}
+
+/* Whether the term list @terms has a token with key [k, k + kn) before @stop (NULL: anywhere). */
+static bool has_key(const char *terms, const char *stop, const char *k, size_t kn, bool need_eq)
+{
+	const char *p = terms, *tok;
+	size_t n, tkn;
+
+	while ((p = next_tok(p, &tok, &n, &tkn))) {
+		if (stop && tok >= stop)
+			break;
+		if (n && tkn == kn && !strncmp(tok, k, kn) && (!need_eq || tkn < n))
+			return true;
+	}
+	return false;
+}
 
 static int encode_one(const struct hwt_pmu *pmu, const char *tok, size_t n,
-		      struct perf_event_attr *attr, int depth, char *err, size_t errlen)
+		      struct perf_event_attr *attr, int depth, const char *user, char *err,
+		      size_t errlen)
 {
-	static const char *const raw[] = { "config", "config1", "config2" };
+	static const char *const raw[] = { "config", "config1", "config2", "config3" };
 	const char *eq = memchr(tok, '=', n);
 	size_t kn = eq ? (size_t)(eq - tok) : n;
 	const struct hwt_pmu_term *t = find_term(pmu, tok, kn);
@@ -412,6 +506,13 @@ static int encode_one(const struct hwt_pmu *pmu, const char *tok, size_t n,
 		return -1;
 	}
 	if (t) {
+		if (!config_field(attr, t->field) && val) {
+			hwt_pmu__seterr(err, errlen,
+					"%s: term '%s' sets config3 (%s), which this build's "
+					"perf_event_attr lacks (Linux 6.3+ headers); the running "
+					"kernel cannot be given it", pmu->name, t->name, t->spec);
+			return -1;
+		}
 		if (t->width < 64 && (val >> t->width)) {
 			hwt_pmu__seterr(err, errlen,
 			       "%s: value %#llx for term '%s' does not fit %s (%d bit%s, max %#llx)",
@@ -422,9 +523,17 @@ static int encode_one(const struct hwt_pmu *pmu, const char *tok, size_t n,
 		apply_term(t, val, attr);
 		return 0;
 	}
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 4; i++)
 		if (strlen(raw[i]) == kn && !strncmp(tok, raw[i], kn) && eq) {
-			*config_field(attr, i) = val;
+			__u64 *w = config_field(attr, i);
+
+			if (!w && val) {
+				hwt_pmu__seterr(err, errlen, "%s: config3 is not in this build's "
+						"perf_event_attr (Linux 6.3+ headers)", pmu->name);
+				return -1;
+			}
+			if (w)
+				*w = val;
 			return 0;
 		}
 	if (eq && ((kn == 6 && !strncmp(tok, "period", 6)) ||
@@ -445,7 +554,7 @@ static int encode_one(const struct hwt_pmu *pmu, const char *tok, size_t n,
 			       ev->name);
 			return -1;
 		}
-		return encode(pmu, ev->value, attr, depth + 1, err, errlen);
+		return encode(pmu, ev->value, attr, depth + 1, user, err, errlen);
 	}
 	if (!eq && (pmu->type == PERF_TYPE_SOFTWARE || pmu->type == PERF_TYPE_HARDWARE)) {
 		char name[64];
@@ -475,33 +584,39 @@ static int encode_one(const struct hwt_pmu *pmu, const char *tok, size_t n,
 	return -1;
 }
 
+/*
+ * @user is the term list the user wrote: an alias's "term=?" takes the value
+ * the user gives that term (hv_24x7's "chip=?"); the user's own terms may
+ * not repeat one.
+ */
 static int encode(const struct hwt_pmu *pmu, const char *terms, struct perf_event_attr *attr,
-		  int depth, char *err, size_t errlen)
+		  int depth, const char *user, char *err, size_t errlen)
 {
-	const char *p = terms;
+	const char *p = terms, *tok;
+	size_t n, kn;
 
-	while (*p) {
-		const char *e = strchr(p, ',');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-
-		while (n && (*p == ' ' || *p == '\t' || *p == '\n')) {
-			p++;
-			n--;
+	while ((p = next_tok(p, &tok, &n, &kn))) {
+		if (!n)
+			continue;
+		if (memchr(tok, '?', n)) {
+			if (depth && kn < n && has_key(user, NULL, tok, kn, true))
+				continue;	/* the user's value is applied in its turn */
+			if (depth)
+				hwt_pmu__seterr(err, errlen, "%s: parameter '%.*s' of the event "
+						"needs a value ('%.*s' in sysfs): add %.*s=N",
+						pmu->name, (int)kn, tok, (int)n, tok, (int)kn, tok);
+			else
+				hwt_pmu__seterr(err, errlen, "%s: '%.*s' needs a value, not '?'",
+						pmu->name, (int)n, tok);
+			return -1;
 		}
-		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\n'))
-			n--;
-		if (n) {
-			if (memchr(p, '?', n)) {
-				hwt_pmu__seterr(err, errlen, "%s: '%.*s' needs a value ('?' in the alias)",
-				       pmu->name, (int)n, p);
-				return -1;
-			}
-			if (encode_one(pmu, p, n, attr, depth, err, errlen))
-				return -1;
+		if (!depth && has_key(terms, tok, tok, kn, false)) {
+			hwt_pmu__seterr(err, errlen, "%s: term '%.*s' given twice", pmu->name,
+					(int)kn, tok);
+			return -1;
 		}
-		if (!e)
-			break;
-		p = e + 1;
+		if (encode_one(pmu, tok, n, attr, depth, user, err, errlen))
+			return -1;
 	}
 	return 0;
 }
@@ -511,7 +626,42 @@ int hwt_pmu__encode_err(const struct hwt_pmu *pmu, const char *terms,
 {
 	attr->type = pmu->type;
 	attr->size = sizeof(*attr);
-	return encode(pmu, terms, attr, 0, err, errlen);
+	return encode(pmu, terms, attr, 0, terms, err, errlen);
+}
+
+int hwt_event_list__split(const char *list, char ***events)
+{
+	char **v = NULL;
+	int n = 0, depth = 0;
+	const char *start = list;
+
+	for (const char *p = list;; p++) {
+		if (*p == '/')
+			depth ^= 1;	/* pmu/terms/: commas inside are the event's own */
+		if (*p && (*p != ',' || depth))
+			continue;
+		if (p > start) {
+			char **nv = realloc(v, (n + 1) * sizeof(*v));
+
+			if (!nv)
+				goto fail;
+			v = nv;
+			v[n] = strndup(start, p - start);
+			if (!v[n])
+				goto fail;
+			n++;
+		}
+		if (!*p)
+			break;
+		start = p + 1;
+	}
+	*events = v;
+	return n;
+fail:
+	while (n--)
+		free(v[n]);
+	free(v);
+	return -1;
 }
 
 /* The generic names from include/uapi/linux/perf_event.h, as perf spells them. */

@@ -21,6 +21,27 @@ int hwt_pmu__encode_err(const struct hwt_pmu *pmu, const char *terms,
 			struct perf_event_attr *attr, char *err, size_t errlen);
 
 /*
+ * What hwt_pmu__new_sysfs_err() dropped and why ("format/x: ...", one line
+ * each, newline-terminated), or NULL: a bad format file costs only its term.
+ */
+const char *hwt_pmu__warnings(const struct hwt_pmu *pmu);
+
+/*
+ * The config words of the running kernel's perf_event_attr: 4 (config to
+ * config3) when this build's linux/perf_event.h has config3 (Linux 6.3+),
+ * else 3.  A config3 format term is kept either way; encoding a nonzero value
+ * into it fails when the build cannot pass it on.
+ */
+int hwt_pmu__config_words(void);
+
+/*
+ * The perf-style event list @list ("a/x=1/,b/y=1/,cycles") split at the
+ * commas outside slashes; returns the count, each event malloc'd in
+ * (*@events)[i] (free each and the array), or -1 on ENOMEM.
+ */
+int hwt_event_list__split(const char *list, char ***events);
+
+/*
  * The number in <sysfs>/bus/event_source/devices/<pmu>/<file> ("type",
  * "caps/ts_freq"): decimal, 0x hex or 0 octal, then at most a newline.
  * Returns 0, or -1 with *@v untouched (no file, junk, a sign, overflow).

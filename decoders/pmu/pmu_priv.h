@@ -10,7 +10,7 @@
 struct hwt_pmu_term {
 	char *name;
 	char *spec;		/* the format file's text, trimmed */
-	int field;		/* 0 config, 1 config1, 2 config2 */
+	int field;		/* 0 config, 1 config1, 2 config2, 3 config3 */
 	int nranges;
 	unsigned char lo[HWT_PMU_MAX_RANGES], hi[HWT_PMU_MAX_RANGES];
 	int width;		/* total bits */
@@ -31,7 +31,12 @@ struct hwt_pmu {
 	int nterms;
 	struct hwt_pmu_event *events;
 	int nevents;
+	char *warnings;		/* what was dropped while loading, one line each, or NULL */
 };
+
+/* Append one line to pmu->warnings (a term dropped, and why). */
+void hwt_pmu__add_warning(struct hwt_pmu *pmu, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* Format an error message into @err, if the caller gave room for one. */
 void hwt_pmu__seterr(char *err, size_t errlen, const char *fmt, ...)

@@ -199,10 +199,11 @@ static int load_dir(struct hwt_pmu *pmu, int dirfd, const char *sub, bool events
 			if (!events) {
 				char e2[200];
 
-				if (hwt_pmu__add_format(pmu, nm, buf, e2, sizeof(e2))) {
-					hwt_pmu__seterr(err, errlen, "%s/format/%s: %s", pmu->name, nm, e2);
-					ret = -1;
-				}
+				/* one bad file costs its term, not the PMU (a newer kernel's syntax) */
+				e2[0] = 0;
+				if (hwt_pmu__add_format(pmu, nm, buf, e2, sizeof(e2)) && e2[0])
+					hwt_pmu__add_warning(pmu, "%s/format/%s: %s; term dropped",
+							     pmu->name, nm, e2);
 			} else if (!info) {
 				ret = hwt_pmu__add_event(pmu, nm, buf);
 			} else {
@@ -326,6 +327,20 @@ int hwt_pmu__parse_event_err(const char *sysfs, const char *event, struct perf_e
 	return ret;
 }
 
+/* Each line of hwt_pmu__warnings() as a warning to @diag. */
+static void report_warnings(const struct hwt_pmu *pmu, struct hwt_diag *diag)
+{
+	const char *w = pmu ? hwt_pmu__warnings(pmu) : NULL;
+
+	while (w && *w) {
+		const char *nl = strchr(w, '\n');
+		int n = nl ? (int)(nl - w) : (int)strlen(w);
+
+		hwt_diag__warn(diag, 0, "sysfs PMU", "%.*s", n, w);
+		w += n + (nl ? 1 : 0);
+	}
+}
+
 /* The public forms: the reason goes to @diag, as for every input libhwtrace reads. */
 struct hwt_pmu *hwt_pmu__new_sysfs(const char *sysfs, const char *name, struct hwt_diag *diag)
 {
@@ -334,6 +349,7 @@ struct hwt_pmu *hwt_pmu__new_sysfs(const char *sysfs, const char *name, struct h
 
 	if (!pmu)
 		hwt_diag__error(diag, 0, "sysfs PMU", "%s", err);
+	report_warnings(pmu, diag);
 	return pmu;
 }
 
@@ -345,5 +361,7 @@ int hwt_pmu__parse_event(const char *sysfs, const char *event, struct perf_event
 
 	if (ret)
 		hwt_diag__error(diag, 0, "event", "%s", err);
+	else if (pmup)
+		report_warnings(*pmup, diag);
 	return ret;
 }

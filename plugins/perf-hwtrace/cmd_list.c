@@ -133,6 +133,8 @@ int cmd_list(int argc, char **argv)
 			ret = EXIT_INPUT_ERROR;
 			continue;
 		}
+		out__flush(o);
+		pmu_warnings__print("list", pmu);
 		list_pmu(o, pmu, glob);
 		hwt_pmu__delete(pmu);
 	}

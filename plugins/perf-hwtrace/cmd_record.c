@@ -124,7 +124,7 @@ static int mmap_opt(const struct parse_opt *opt, const char *val, int unset)
 static int parse_opts(int argc, char **argv, struct rec_opts *o)
 {
 	const struct parse_opt opts[] = {
-		OPT_STRING_LIST('e', "event", o->events, &o->nevents, REC_MAX_EVENTS, "EVENT",
+		OPT_EVENT_LIST('e', "event", o->events, &o->nevents, REC_MAX_EVENTS, "EVENT",
 				"pmu/term=value,.../ (sysfs format terms) or a generic name "
 				"(cpu-clock, task-clock, cycles, ...)"),
 		OPT_BOOLEAN('a', "all-cpus", &o->all_cpus, "system-wide on every online CPU"),

@@ -175,16 +175,7 @@ static const char *const stat_usage[] = {
 
 static struct stat_event evs[MAX_EVENTS];
 static int nev;
-
-static int event_opt(const struct parse_opt *opt, const char *val, int unset)
-{
-	(void)opt;
-	(void)unset;
-	if (nev == MAX_EVENTS)
-		return usage_error("stat", "at most %d events", MAX_EVENTS);
-	evs[nev++].name = val;
-	return 0;
-}
+static const char *ev_names[MAX_EVENTS];
 
 int cmd_stat(int argc, char **argv)
 {
@@ -195,8 +186,8 @@ int cmd_stat(int argc, char **argv)
 	int exec_err[2] = { -1, -1 }, child_errno = 0;
 	int interval_ms = 0;
 	const struct parse_opt opts[] = {
-		OPT_CALLBACK('e', "event", NULL, "EVENT", "pmu/term=value,.../ or a generic name",
-			     event_opt),
+		OPT_EVENT_LIST('e', "event", ev_names, &nev, MAX_EVENTS, "EVENT",
+			       "pmu/term=value,.../ or a generic name"),
 		OPT_BOOLEAN('a', "all-cpus", &system_wide, "system-wide"),
 		OPT_INTEGER('I', "interval-print", &interval_ms, "MS",
 			    "print counts every MS milliseconds (10 or more)", 10, 1000000000),
@@ -213,6 +204,8 @@ int cmd_stat(int argc, char **argv)
 	ret = parse_options(argc, argv, &cmd, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (ret < 0)
 		return parse_options__status(ret);
+	for (int i = 0; i < nev; i++)
+		evs[i].name = ev_names[i];
 	if (ret)
 		cmd_argv = argv;
 	ret = 0;
@@ -226,6 +219,7 @@ int cmd_stat(int argc, char **argv)
 			ret = usage_error("stat", "%s", err);
 			goto out;
 		}
+		pmu_warnings__print("stat", evs[i].pmu);
 		ret = dry_run ? 0 : check_mode(&evs[i], system_wide);
 		if (ret)
 			goto out;

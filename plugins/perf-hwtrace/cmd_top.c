@@ -536,8 +536,14 @@ int cmd_top(int argc, char **argv)
 	}
 	out = out__stdout();
 	tty = !o.json && !o.batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
+	{
+		/* no SA_RESTART: a blocked open() or read() returns EINTR and top stops */
+		struct sigaction sa = { .sa_handler = on_signal };
+
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
 	if (tty && !tcgetattr(STDIN_FILENO, &saved_tio)) {
 		struct termios t = saved_tio;
 

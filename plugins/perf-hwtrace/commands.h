@@ -32,5 +32,8 @@ const char *command__summary(const char *name);
 
 /* Print "perf hwtrace <cmd>: <msg>" to stderr; returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+struct hwt_pmu;
+/* "perf hwtrace CMD: warning: ..." for each term the PMU's sysfs files lost */
+void pmu_warnings__print(const char *cmd, const struct hwt_pmu *pmu);
 
 #endif

@@ -247,12 +247,17 @@ static ssize_t read_fd(struct drm_clients *c, int f)
 /*
  * Open for reading.  O_NOATIME: a recorded tree's atimes need not change on
  * every refresh (procfs has none); it is refused (EPERM) for others' files.
+ * O_NONBLOCK: fdinfo and comm are regular files in procfs, but a tree may
+ * hold a FIFO there, whose open() would wait for a writer forever; opened
+ * without waiting, its pread() fails (ESPIPE) and read_fd() skips it.
+ * Regular files ignore the flag.
  */
 static int open_ro(int dirfd, const char *path)
 {
-	int f = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOATIME);
+	const int fl = O_RDONLY | O_CLOEXEC | O_NONBLOCK;
+	int f = openat(dirfd, path, fl | O_NOATIME);
 
-	return f < 0 && errno == EPERM ? openat(dirfd, path, O_RDONLY | O_CLOEXEC) : f;
+	return f < 0 && errno == EPERM ? openat(dirfd, path, fl) : f;
 }
 
 /* Open <proc>/<pid>/fdinfo/<fd> for reading, or -1. */
@@ -452,7 +457,7 @@ static uint64_t fd_dev(struct drm_clients *c, int dfd, const char *name)
 
 static void read_comm(struct drm_clients *c, int pdfd, char *comm, size_t size)
 {
-	int f = openat(pdfd, "comm", O_RDONLY | O_CLOEXEC);
+	int f = open_ro(pdfd, "comm");
 	ssize_t n;
 
 	if (f < 0)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "pmu/pmu_internal.h"
 #include "out.h"
 
 static const struct command commands[] = {
@@ -34,6 +35,19 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	return EXIT_USAGE;
+}
+
+void pmu_warnings__print(const char *cmd, const struct hwt_pmu *pmu)
+{
+	const char *w = pmu ? hwt_pmu__warnings(pmu) : NULL;
+
+	while (w && *w) {
+		const char *nl = strchr(w, '\n');
+		int n = nl ? (int)(nl - w) : (int)strlen(w);
+
+		fprintf(stderr, "perf hwtrace %s: warning: %.*s\n", cmd, n, w);
+		w += n + (nl ? 1 : 0);
+	}
 }
 
 static const struct command *find(const char *name)

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "parse_options.h"
+#include "pmu/pmu_internal.h"
 
 #define HELP_COLUMN 30
 
@@ -51,6 +52,37 @@ static const char *opt_name(const struct parse_opt *o, char *buf, size_t n)
 	return buf;
 }
 
+/*
+ * Append @val (or, with PARSE_OPT_EVENTS, each event of the list @val) to an
+ * OPTION_STRING_LIST.  Split events live as long as the run, like argv.
+ */
+static int add_to_list(const char *cmd, const struct parse_opt *o, const char *name,
+		       const char *val)
+{
+	const char **items = o->value;
+	int *n = (int *)o->data;
+	char **list = NULL;
+	int count = 1;
+
+	if (o->flags & PARSE_OPT_EVENTS) {
+		count = hwt_event_list__split(val, &list);
+		if (count < 0)
+			return usage_error(cmd, "out of memory"), -1;
+		if (!count)
+			return usage_error(cmd, "%s '%s': no event", name, val), -1;
+	}
+	for (int i = 0; i < count; i++) {
+		if ((uint64_t)*n >= o->max) {
+			free(list);
+			return usage_error(cmd, "%s: at most %" PRIu64 " of them", name,
+					   o->max), -1;
+		}
+		items[(*n)++] = list ? list[i] : val;
+	}
+	free(list);
+	return 0;
+}
+
 static int apply(const char *cmd, const struct parse_opt *o, const char *val, int unset)
 {
 	char name[64];
@@ -86,14 +118,8 @@ static int apply(const char *cmd, const struct parse_opt *o, const char *val, in
 		return 0;
 	case OPTION_CALLBACK:
 		return o->callback(o, val, unset) ? -1 : 0;
-	case OPTION_STRING_LIST: {
-		int *n = (int *)o->data;
-
-		if ((uint64_t)*n >= o->max)
-			return usage_error(cmd, "%s: at most %" PRIu64 " of them", name, o->max), -1;
-		((const char **)o->value)[(*n)++] = val;
-		return 0;
-	}
+	case OPTION_STRING_LIST:
+		return add_to_list(cmd, o, name, val);
 	default:
 		return -1;
 	}

@@ -34,6 +34,7 @@ enum parse_opt_type {
 enum parse_opt_flags {
 	PARSE_OPT_NONEG = 1 << 0,	/* no --no-NAME form */
 	PARSE_OPT_NOARG = 1 << 1,	/* OPTION_CALLBACK without a value */
+	PARSE_OPT_EVENTS = 1 << 2,	/* OPTION_STRING_LIST: "a/x=1/,b/y=1/" is two items */
 };
 
 /* parse_options() flags */
@@ -97,6 +98,11 @@ struct parse_opt {
 #define OPT_STRING_LIST(s, l, arr, cnt, n, a, h) \
 	{ .type = OPTION_STRING_LIST, .short_name = (s), .long_name = (l), .value = (arr), \
 	  .data = (cnt), .max = (n), .argh = (a), .help = (h), .flags = PARSE_OPT_NONEG }
+/* perf's -e: each use adds one or more events (split at commas outside slashes) */
+#define OPT_EVENT_LIST(s, l, arr, cnt, n, a, h) \
+	{ .type = OPTION_STRING_LIST, .short_name = (s), .long_name = (l), .value = (arr), \
+	  .data = (cnt), .max = (n), .argh = (a), .help = (h), \
+	  .flags = PARSE_OPT_NONEG | PARSE_OPT_EVENTS }
 #define OPT_CALLBACK(s, l, v, a, h, f) \
 	{ .type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), \
 	  .argh = (a), .help = (h), .callback = (f), .flags = PARSE_OPT_NONEG }

@@ -15,6 +15,7 @@
 #include "hwtrace/pmu_format.h"
 #include "hwtrace/device.h"
 #include "record_state.h"
+#include "commands.h"
 
 #define SAMPLE_TYPE (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
 		     PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
@@ -45,6 +46,7 @@ int rec_event__setup(struct rec_event *ev, const char *sysfs, const char *str)
 		fprintf(stderr, "perf hwtrace record: %s\n", err);
 		return -1;
 	}
+	pmu_warnings__print("record", ev->pmu);
 	ev->attr.size = sizeof(ev->attr);
 	ev->attr.disabled = 1;
 	ev->attr.sample_type = SAMPLE_TYPE;

@@ -123,3 +123,71 @@ teardown() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"unknown event 'no-such-event'"* ]]
 }
+
+# arm_spe_0 as Linux 6.3+ has it (inv_event_filter in config3) plus a format
+# file of a syntax we do not know: the PMU stays listed, the bad term is
+# dropped with a warning naming its file.
+spe() {
+	local d="$T/sys/bus/event_source/devices/arm_spe_0"
+	mkdir -p "$d/format"
+	echo 8 >"$d/type"
+	echo config:0 >"$d/format/ts_enable"
+	echo config2:0-11 >"$d/format/min_latency"
+	echo config3:0-63 >"$d/format/inv_event_filter"
+	echo config9:0-3 >"$d/format/future"
+}
+
+@test "list: a config3 term is kept and a bad format file costs only its term" {
+	spe
+	run "$HWTRACE" list --sysfs "$T/sys" 'arm_spe*'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"arm_spe_0 (type 8"* ]]
+	[[ "$output" == *"inv_event_filter"*"config3:0-63"* ]]
+	[[ "$output" == *"min_latency"*"config2:0-11"* ]]
+	[[ "$output" == *"warning: arm_spe_0/format/future: "*"term dropped"* ]]
+	run "$HWTRACE" stat --sysfs "$T/sys" --dry-run -a -e 'arm_spe_0/ts_enable,min_latency=20/'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"arm_spe_0/ts_enable,min_latency=20/: type=8 config=0x1 config1=0 config2=0x14"* ]]
+}
+
+# hv_24x7 (arch/powerpc/perf/hv-24x7.c): chip events carry "chip=?", which the
+# user fills in as perf does: hv_24x7/PM_XLINK_CYCLES__PHYS_CHIP,chip=1/
+@test "stat: a '?' parameter takes the user's value; unset, it is an error naming it" {
+	local d="$T/sys/bus/event_source/devices/hv_24x7"
+	mkdir -p "$d/format" "$d/events"
+	echo 20 >"$d/type"
+	echo config:0-3 >"$d/format/domain"
+	echo config:16-31 >"$d/format/offset"
+	echo config:32-47 >"$d/format/chip"
+	echo config1:0-15 >"$d/format/lpar"
+	echo 'domain=0x1,offset=0x230,chip=?,lpar=0x0' >"$d/events/PM_XLINK_CYCLES__PHYS_CHIP"
+	run "$HWTRACE" stat --sysfs "$T/sys" --dry-run -a -e 'hv_24x7/PM_XLINK_CYCLES__PHYS_CHIP,chip=1/'
+	[ "$status" -eq 0 ]
+	# 1 | 0x230 << 16 | 1 << 32
+	[[ "$output" == *": type=20 config=0x102300001 config1=0 config2=0"* ]]
+	run "$HWTRACE" stat --sysfs "$T/sys" --dry-run -a -e 'hv_24x7/PM_XLINK_CYCLES__PHYS_CHIP/'
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"parameter 'chip'"*"needs a value"* ]]
+}
+
+@test "stat: a term given twice is an error" {
+	run "$HWTRACE" stat --sysfs "$T/sys" --dry-run -a -e 'cxl_pmu_mem0.0/mask=1,mask=2/'
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"term 'mask' given twice"* ]]
+}
+
+@test "stat -e 'a/x=1/,b/y=1/' is two events, as in perf" {
+	run "$HWTRACE" stat --sysfs "$T/sys" --dry-run -a \
+		-e 'cxl_pmu_mem0.0/mask=4,gid=1/,cxl_pmu_mem0.0/clock_ticks/'
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]}" = "cxl_pmu_mem0.0/mask=4,gid=1/: type=12 config=0x100000004 config1=0 config2=0 cpus=0" ]
+	[ "${lines[1]}" = "cxl_pmu_mem0.0/clock_ticks/: type=12 config=0x1e98000000000001 config1=0 config2=0 cpus=0" ]
+}
+
+@test "record -e 'cpu-clock,no-such-event' is two events: the second is the one refused" {
+	run "$HWTRACE" record -e 'cpu-clock,no-such-event' -o "$T/x.data" -- true
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown event 'no-such-event'"* ]]
+	[ ! -e "$T/x.data" ]
+}

@@ -98,4 +98,28 @@ for per in 2 8; do
 	     "${naive} ms/refresh (best of $REPS; kept fds $(field "$T/c.stats" kept_fds)," \
 	     "with ulimit -n 512: $(field "$T/s.stats" kept_fds))"
 done
+
+# One client with 20000 engines (each named by two keys, the second ones in
+# reverse order): the parse must stay linear in the engines per fdinfo.
+python3 - "$T/wide" <<'PY'
+import os, sys
+d = f"{sys.argv[1]}/1000"
+os.makedirs(f"{d}/fd")
+os.makedirs(f"{d}/fdinfo")
+with open(f"{d}/comm", "w") as f:
+    f.write("wide\n")
+os.symlink("/dev/dri/renderD128", f"{d}/fd/3")
+n = 20000
+with open(f"{d}/fdinfo/3", "w") as f:
+    f.write("drm-driver:\txe\ndrm-client-id:\t1\n")
+    f.write("".join(f"drm-engine-e{i}:\t{i} ns\n" for i in range(n)))
+    f.write("".join(f"drm-cycles-e{i}:\t{i}\n" for i in reversed(range(n))))
+PY
+: >"$T/wide.ms"
+for r in $(seq "$REPS"); do
+	run "$T/wide" "$T/w" -n 3 --rescan 0
+	field "$T/w.stats" full_ms >>"$T/wide.ms"
+done
+echo "top bench: 1 client x 20000 engines: $(min <"$T/wide.ms") ms/refresh (full rescan," \
+     "best of $REPS; linear parse)"
 exit $status

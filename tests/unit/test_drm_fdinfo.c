@@ -161,6 +161,58 @@ static void test_huge(void)
 	free(s);
 }
 
+/*
+ * @n engines, each named twice: drm-engine-e<i> for all, then drm-cycles-e<i>
+ * for all in reverse, so the last-hit hint never helps.  Returns the name
+ * probes (comparisons and index slots looked at) of one parse.
+ */
+static uint64_t engines_probes(struct hwt_drm_fdinfo *fi, int n)
+{
+	size_t cap = (size_t)n * 64 + 64, len = 0;
+	char *s = malloc(cap);
+	uint64_t before = fi->name_probes;
+
+	len += snprintf(s + len, cap - len, "drm-driver: xe\n");
+	for (int i = 0; i < n; i++)
+		len += snprintf(s + len, cap - len, "drm-engine-e%d: %d ns\n", i, i);
+	for (int i = n - 1; i >= 0; i--)
+		len += snprintf(s + len, cap - len, "drm-cycles-e%d: %d\n", i, 2 * i);
+	CHECK_EQ(hwt_drm_fdinfo__parse(fi, s, len, HWT_DRM_PARSE_NO_OTHER, NULL), 0);
+	CHECK_EQ(fi->nengines, (uint32_t)n);
+	for (int i = 0; i < n; i += n / 7) {
+		char name[16];
+		struct hwt_drm_engine *e;
+
+		snprintf(name, sizeof(name), "e%d", i);
+		e = hwt_drm_fdinfo__engine(fi, name);
+		CHECK(e && e->busy_ns == (uint64_t)i && e->cycles == 2 * (uint64_t)i &&
+		      e == &fi->engines[i]);
+	}
+	CHECK(hwt_drm_fdinfo__engine(fi, "e-none") == NULL);
+	free(s);
+	return fi->name_probes - before;
+}
+
+/*
+ * Parsing is linear in the engines of one fdinfo: 20k engines cost about
+ * twice the name probes of 10k (a scan of the names seen so far costs four
+ * times: n^2/2 comparisons), and a few probes per line.  A reparse of other
+ * content in the same object reindexes its names.
+ */
+static void test_many_engines_linear(void)
+{
+	struct hwt_drm_fdinfo a = { 0 }, b = { 0 };
+	uint64_t p10 = engines_probes(&a, 10000), p20 = engines_probes(&b, 20000);
+
+	CHECK(p20 <= p10 * 5 / 2);
+	CHECK(p20 <= 20000 * 2 * 4);	/* 40k lines, < 4 probes each */
+	CHECK(engines_probes(&a, 20000) <= 20000 * 2 * 4);
+	engines_probes(&a, 17);	/* just past the scan threshold: values checked */
+	CHECK(engines_probes(&a, 3000) <= 3000 * 2 * 4);
+	hwt_drm_fdinfo__exit(&a);
+	hwt_drm_fdinfo__exit(&b);
+}
+
 static bool near(double a, double b)
 {
 	return fabs(a - b) < 1e-9;
@@ -398,6 +450,7 @@ int main(void)
 	RUN(test_amdgpu);
 	RUN(test_units_and_errors);
 	RUN(test_huge);
+	RUN(test_many_engines_linear);
 	RUN(test_util);
 	RUN(test_reparse);
 	RUN(test_public_api);

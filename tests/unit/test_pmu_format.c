@@ -4,6 +4,7 @@
  * are upstream drivers/perf/cxl_pmu.c's; the CXL HMU terms design.rst 4.1's.
  * Expected configs are assembled by hand with shifts, not by the encoder.
  */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -208,6 +209,123 @@ static void test_online(void)
 	CHECK_EQ(system(cmd), 0);
 }
 
+/*
+ * arm_spe_0 as Linux 6.3+ describes it: inv_event_filter is config3:0-63.
+ * The PMU and its other terms stay usable, with any build; the file of a
+ * newer syntax than ours ("config9", a bit past 63) costs only its term, with
+ * one warning each through the diag.
+ */
+static void test_config3_and_bad_format(void)
+{
+	char root[] = "/tmp/hwt-spe-XXXXXX", cmd[700], dir[600];
+	struct last_error le = { { 0 } };
+	struct hwt_diag d = { .report = keep_error, .ctx = &le };
+	struct perf_event_attr a = { 0 };
+	struct hwt_pmu *p;
+	const char *spec;
+	char err[256];
+	bool has_inv = false;
+
+	CHECK(mkdtemp(root) != NULL);
+	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/arm_spe_0", root);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/format", dir);
+	CHECK_EQ(system(cmd), 0);
+	put(dir, "type", "8\n");
+	put(dir, "format/ts_enable", "config:0\n");
+	put(dir, "format/min_latency", "config2:0-11\n");
+	put(dir, "format/inv_event_filter", "config3:0-63\n");
+	put(dir, "format/future", "config9:0-3\n");
+	put(dir, "format/wide", "config:60-70\n");
+	p = hwt_pmu__new_sysfs(root, "arm_spe_0", &d);
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	CHECK_EQ(d.errors, 0);
+	CHECK_EQ(d.warnings, 2);
+	CHECK(strstr(le.msg, "term dropped") != NULL);
+	CHECK_EQ(hwt_pmu__nterms(p), 3);
+	for (int i = 0; i < hwt_pmu__nterms(p); i++)
+		if (!strcmp(hwt_pmu__term(p, i, &spec), "inv_event_filter"))
+			has_inv = !strcmp(spec, "config3:0-63");
+	CHECK(has_inv);
+	CHECK(hwt_pmu__warnings(p) && strstr(hwt_pmu__warnings(p), "arm_spe_0/format/future"));
+	CHECK_EQ(hwt_pmu__encode_err(p, "ts_enable,min_latency=20,inv_event_filter=0", &a, err,
+				     sizeof(err)), 0);
+	CHECK_EQ(a.config, 1);
+	CHECK_EQ(a.config2, 20);
+	memset(&a, 0, sizeof(a));
+	if (hwt_pmu__config_words() == 4) {
+#ifdef PERF_ATTR_SIZE_VER8
+		CHECK_EQ(hwt_pmu__encode_err(p, "inv_event_filter=0x5", &a, err, sizeof(err)), 0);
+		CHECK_EQ(a.config3, 5);
+#endif
+	} else {
+		/* this build cannot pass config3 to the kernel: the term says so */
+		CHECK_EQ(hwt_pmu__encode_err(p, "inv_event_filter=0x5", &a, err, sizeof(err)), -1);
+		CHECK(strstr(err, "inv_event_filter") && strstr(err, "config3"));
+	}
+	hwt_pmu__delete(p);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", root);
+	CHECK_EQ(system(cmd), 0);
+}
+
+/*
+ * hv_24x7's parameterised aliases: "chip=?" takes the value the user gives
+ * (perf stat -e hv_24x7/PM_XLINK_CYCLES__PHYS_CHIP,chip=1/), an unset one is
+ * an error naming it; a term given twice is an error.
+ */
+static void test_params_and_duplicates(void)
+{
+	static const char *const t[][2] = {
+		{ "domain", "config:0-3" }, { "offset", "config:16-31" },
+		{ "chip", "config:32-47" }, { "lpar", "config1:0-15" },
+	};
+	struct hwt_pmu *p = hwt_pmu__new("hv_24x7", 20);
+	struct perf_event_attr a = { 0 };
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		CHECK_EQ(hwt_pmu__add_format(p, t[i][0], t[i][1], err, sizeof(err)), 0);
+	CHECK_EQ(hwt_pmu__add_event(p, "PM_XLINK_CYCLES__PHYS_CHIP",
+				    "domain=0x1,offset=0x230,chip=?,lpar=0x0\n"), 0);
+	CHECK_EQ(hwt_pmu__encode_err(p, "PM_XLINK_CYCLES__PHYS_CHIP,chip=1", &a, err,
+				     sizeof(err)), 0);
+	CHECK_EQ(a.config, 1 | 0x230ull << 16 | 1ull << 32);
+	CHECK_EQ(a.config1, 0);
+	memset(&a, 0, sizeof(a));	/* the value may come first too */
+	CHECK_EQ(hwt_pmu__encode_err(p, "chip=3,PM_XLINK_CYCLES__PHYS_CHIP", &a, err,
+				     sizeof(err)), 0);
+	CHECK_EQ(a.config, 1 | 0x230ull << 16 | 3ull << 32);
+	err[0] = 0;
+	CHECK_EQ(hwt_pmu__encode_err(p, "PM_XLINK_CYCLES__PHYS_CHIP", &a, err, sizeof(err)), -1);
+	CHECK(strstr(err, "'chip'") != NULL);
+	CHECK_EQ(hwt_pmu__encode_err(p, "domain=?", &a, err, sizeof(err)), -1);
+	err[0] = 0;
+	CHECK_EQ(hwt_pmu__encode_err(p, "domain=1,domain=2", &a, err, sizeof(err)), -1);
+	CHECK(strstr(err, "'domain' given twice") != NULL);
+	CHECK_EQ(hwt_pmu__encode_err(p, "PM_XLINK_CYCLES__PHYS_CHIP,chip=1,chip=2", &a, err,
+				     sizeof(err)), -1);
+	hwt_pmu__delete(p);
+}
+
+/* perf's -e lists: commas inside pmu/.../ belong to the event. */
+static void test_event_list_split(void)
+{
+	char **v;
+	int n = hwt_event_list__split("a/x=1/,b/y=1,z=2/,cycles,,c/w/", &v);
+
+	CHECK_EQ(n, 4);
+	if (n == 4) {
+		CHECK(!strcmp(v[0], "a/x=1/"));
+		CHECK(!strcmp(v[1], "b/y=1,z=2/"));
+		CHECK(!strcmp(v[2], "cycles"));
+		CHECK(!strcmp(v[3], "c/w/"));
+	}
+	for (int i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 /* The CXL HMU PMU as the RFC driver describes it in sysfs, read back from files. */
 static void test_hmu_sysfs(void)
 {
@@ -312,5 +430,8 @@ int main(void)
 	RUN(test_cpulist);
 	RUN(test_online);
 	RUN(test_hmu_sysfs);
+	RUN(test_config3_and_bad_format);
+	RUN(test_params_and_duplicates);
+	RUN(test_event_list_split);
 	return check_done("pmu_format");
 }

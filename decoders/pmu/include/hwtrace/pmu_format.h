@@ -4,9 +4,10 @@
  *
  * Reads <sysfs>/bus/event_source/devices/<pmu>/{type,cpumask,format/<term>,events/<alias>}
  * and turns "pmu/term=value,.../" (or "pmu/alias/") into perf_event_attr
- * config, config1 and config2.  A struct hwt_pmu is opaque: made by
- * hwt_pmu__new_sysfs() (or hwt_pmu__parse_event()), read through the accessors,
- * freed by hwt_pmu__delete().  What is wrong with sysfs files or an event
+ * config, config1 and config2 (config3 terms, Linux 6.3+, are read; they can
+ * be set when the build's linux/perf_event.h has config3).  A struct hwt_pmu
+ * is opaque: made by hwt_pmu__new_sysfs() (or hwt_pmu__parse_event()), read
+ * through the accessors, freed by hwt_pmu__delete().  What is wrong with sysfs files or an event
  * string is reported through a struct hwt_diag, as for every other input.
  */
 #ifndef HWTRACE_PMU_FORMAT_H
@@ -25,7 +26,8 @@ struct hwt_pmu;
  * hwt_pmu__new_sysfs - read one PMU's sysfs description
  * @sysfs:	sysfs root ("/sys" or a fixture directory)
  * @name:	PMU name, e.g. "cxl_hmu_mem0.0.0"
- * @diag:	why it failed (unknown PMU, unreadable type, bad format file)
+ * @diag:	why it failed (unknown PMU, unreadable type); a format file that
+ *		cannot be parsed only drops its term, with a warning here
  *
  * Returns the PMU, or NULL after one error was reported to @diag.
  */
