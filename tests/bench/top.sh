@@ -77,14 +77,14 @@ for per in 2 8; do
 	tree=$CACHE/proc$per
 	: >"$T/cached" && : >"$T/naive"
 	for r in $(seq "$REPS"); do
-		run "$tree" "$T/c" -n $((N + 1)) --rescan 1000000
+		run "$tree" "$T/c" -n $((N + 1)) --rescan 86400
 		run "$tree" "$T/n" -n "$NAIVE" --rescan 0
 		awk -v q="$(field "$T/c.stats" quick_ms)" -v r="$(field "$T/c.stats" render_ms)" \
 			'BEGIN { printf "%.3f %.3f %.3f\n", q + r, q, r }' >>"$T/cached"
 		awk -v f="$(field "$T/n.stats" full_ms)" -v r="$(field "$T/n.stats" render_ms)" \
 			'BEGIN { printf "%.3f\n", f + r }' >>"$T/naive"
 	done
-	(ulimit -n 512 && run "$tree" "$T/s" -n 3 --rescan 1000000)
+	(ulimit -n 512 && run "$tree" "$T/s" -n 3 --rescan 86400)
 	clients=$(field "$T/c.stats" clients)
 	if [ "$clients" != $((1000 * per)) ] || ! cmp -s "$T/c.json" "$T/n.json" ||
 	   ! cmp -s "$T/c.json" "$T/s.json"; then
