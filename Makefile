@@ -47,7 +47,7 @@ SHARED_LIB := $(BUILD)/libhwtrace.so.0
 TOOL_LIB   := $(BUILD)/libhwtrace-tool.a
 TOOL       := $(BUILD)/perf-hwtrace
 
-.PHONY: all deps deps-check demo test unit bats check fuzz lint checkpatch bench install clean kernel e2e
+.PHONY: all deps deps-check demo test unit bats check fuzz fuzz-long lint checkpatch bench install clean kernel e2e
 
 all: $(TOOL) $(STATIC_LIB) $(SHARED_LIB) $(UNIT_BIN)
 
@@ -172,8 +172,16 @@ fuzz: $(FUZZ_BIN)
 		echo "fuzz: $$n for $(FUZZ_SECONDS)s"; \
 		$$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 -print_final_stats=1 \
 			build-fuzz/corpus/$$n $$seeds 2>build-fuzz/$$n.log || { tail -50 build-fuzz/$$n.log; exit 1; }; \
-		grep -E 'stat::number_of_executed_units' build-fuzz/$$n.log; \
+		echo "fuzz: $$n: $$(grep -oE 'stat::number_of_executed_units: [0-9]+' build-fuzz/$$n.log | \
+			grep -oE '[0-9]+$$') executions, $$(grep -E 'DONE' build-fuzz/$$n.log | \
+			grep -oE 'cov: [0-9]+ ft: [0-9]+' | tail -1)"; \
 	done
+
+# Every fuzz target for FUZZ_SECONDS each (10 minutes unless given on the
+# command line): `make fuzz-long FUZZ_SECONDS=N`.  Executions and coverage
+# (libFuzzer's cov: edges, ft: features) are printed per target.
+fuzz-long:
+	$(MAKE) fuzz FUZZ_SECONDS=$(if $(filter command line,$(origin FUZZ_SECONDS)),$(FUZZ_SECONDS),600)
 
 lint:
 	@if grep -nE '\b(printf|fprintf|puts|fputs|perror)[[:space:]]*\(' $(LIB_SRC); then \
