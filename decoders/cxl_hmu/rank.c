@@ -24,7 +24,8 @@ static struct hmu_slot *hmu_rank__alloc(uint32_t bits)
 
 	if (sz < HMU_RANK_HUGE)
 		return calloc(1, sz);
-	t = aligned_alloc(HMU_RANK_HUGE, sz);	/* sz is a multiple of 2 MiB here */
+	/* aligned_alloc() wants a multiple of the alignment (slots are 24 bytes) */
+	t = aligned_alloc(HMU_RANK_HUGE, (sz + HMU_RANK_HUGE - 1) & ~(size_t)(HMU_RANK_HUGE - 1));
 	if (!t)
 		return NULL;
 	madvise(t, sz, MADV_HUGEPAGE);	/* a hint: no huge pages is fine */
