@@ -140,10 +140,12 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 		OPT_END(),
 	};
 	const struct parse_cmd cmd = { "record", record_usage, command__summary("record"), opts };
-	/* parse a copy: argv itself goes into the file's cmdline */
-	char **args = calloc((size_t)argc + 1, sizeof(*args));
+	/* parse a copy: argv itself goes into the file's cmdline (static: the
+	 * command's argv lives as long as the recording) */
+	static char **args;
 	int n;
 
+	args = calloc((size_t)argc + 1, sizeof(*args));
 	if (!args)
 		return EXIT_INPUT_ERROR;
 	memcpy(args, argv, (size_t)argc * sizeof(*args));

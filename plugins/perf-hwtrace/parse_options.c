@@ -52,6 +52,12 @@ static const char *opt_name(const struct parse_opt *o, char *buf, size_t n)
 	return buf;
 }
 
+/* The events split out of -e lists, kept for the whole run. */
+static struct {
+	char **items;
+	size_t n;
+} kept;
+
 /*
  * Append @val (or, with PARSE_OPT_EVENTS, each event of the list @val) to an
  * OPTION_STRING_LIST.  Split events live as long as the run, like argv.
@@ -71,15 +77,26 @@ static int add_to_list(const char *cmd, const struct parse_opt *o, const char *n
 		if (!count)
 			return usage_error(cmd, "%s '%s': no event", name, val), -1;
 	}
-	for (int i = 0; i < count; i++) {
-		if ((uint64_t)*n >= o->max) {
+	if (list) {	/* keep the pieces reachable: they live as long as the run */
+		char **all = realloc(kept.items, (kept.n + (size_t)count) * sizeof(*all));
+
+		if (!all) {
+			for (int i = 0; i < count; i++)
+				free(list[i]);
 			free(list);
+			return usage_error(cmd, "out of memory"), -1;
+		}
+		kept.items = all;
+		memcpy(kept.items + kept.n, list, (size_t)count * sizeof(*list));
+		kept.n += (size_t)count;
+		free(list);
+	}
+	for (int i = 0; i < count; i++) {
+		if ((uint64_t)*n >= o->max)
 			return usage_error(cmd, "%s: at most %" PRIu64 " of them", name,
 					   o->max), -1;
-		}
-		items[(*n)++] = list ? list[i] : val;
+		items[(*n)++] = list ? kept.items[kept.n - (size_t)count + (size_t)i] : val;
 	}
-	free(list);
 	return 0;
 }
 
