@@ -71,16 +71,16 @@ static int open_tmp(struct hwt_outfile *f, const struct stat *old)
 }
 
 /**
- * hwt_outfile__open - start writing @path
+ * hwt_outfile__new - start writing @path
  * @path:	the file to write, or "-" for standard output
  *
  * Opens a temporary file beside @path (or @path itself when it is "-" or
  * exists and is not a regular file).  Nothing at @path changes until
- * hwt_outfile__close() with @complete set.
+ * hwt_outfile__delete() with @complete set.
  *
  * Returns the outfile, or NULL with errno set.
  */
-struct hwt_outfile *hwt_outfile__open(const char *path)
+struct hwt_outfile *hwt_outfile__new(const char *path)
 {
 	struct hwt_outfile *f;
 	struct stat st, lst;
@@ -131,7 +131,7 @@ int hwt_outfile__fd(const struct hwt_outfile *f)
 }
 
 /**
- * hwt_outfile__close - finish an output and free @f
+ * hwt_outfile__delete - finish an output and free @f
  * @f:		the outfile (NULL: nothing to do)
  * @complete:	true: the temporary file replaces the target; false: it is
  *		removed and the target stays as it was
@@ -139,7 +139,7 @@ int hwt_outfile__fd(const struct hwt_outfile *f)
  * Returns 0, or -1 with errno set when closing or renaming failed (the
  * temporary file is removed then too).
  */
-int hwt_outfile__close(struct hwt_outfile *f, bool complete)
+int hwt_outfile__delete(struct hwt_outfile *f, bool complete)
 {
 	int err = 0;
 

@@ -178,7 +178,7 @@ static void blob_string(struct blob *b, const char *s)
  * @path:	file name, or "-" for standard output (always pipe mode)
  * @pipe:	write pipe mode even to a regular file
  *
- * A file is written to a temporary file beside @path (hwt_outfile__open())
+ * A file is written to a temporary file beside @path (hwt_outfile__new())
  * that hwt_writer__delete() renames over @path once complete; until then,
  * and for good after hwt_writer__discard(), @path is left as it was.
  *
@@ -195,7 +195,7 @@ struct hwt_writer *hwt_writer__new(const char *path, bool pipe)
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return NULL;
-	w->out = hwt_outfile__open(path);
+	w->out = hwt_outfile__new(path);
 	if (!w->out) {
 		int e = errno;
 
@@ -688,7 +688,7 @@ int hwt_writer__delete(struct hwt_writer *w)
 	else
 		finish_file(w);
 	err = w->err;
-	if (hwt_outfile__close(w->out, !err) < 0 && !err)
+	if (hwt_outfile__delete(w->out, !err) < 0 && !err)
 		err = errno;
 	w_free(w);
 	if (err) {
@@ -709,6 +709,6 @@ void hwt_writer__discard(struct hwt_writer *w)
 {
 	if (!w)
 		return;
-	hwt_outfile__close(w->out, false);
+	hwt_outfile__delete(w->out, false);
 	w_free(w);
 }

@@ -265,11 +265,11 @@ int cmd_synth(int argc, char **argv)
 			return ret;
 	}
 	if (manifest && strcmp(manifest, "-")) {
-		mfile = hwt_outfile__open(manifest);
+		mfile = hwt_outfile__new(manifest);
 		mf = mfile ? fdopen(dup(hwt_outfile__fd(mfile)), "w") : NULL;
 		if (!mf) {
 			fprintf(stderr, "perf hwtrace synth: %s: %s\n", manifest, strerror(errno));
-			hwt_outfile__close(mfile, false);
+			hwt_outfile__delete(mfile, false);
 			return EXIT_INPUT_ERROR;
 		}
 	} else if (manifest) {
@@ -284,7 +284,7 @@ int cmd_synth(int argc, char **argv)
 		fprintf(stderr, "perf hwtrace synth: %s: %s\n", out, strerror(errno));
 		if (mf && mf != stdout)
 			fclose(mf);
-		hwt_outfile__close(mfile, false);
+		hwt_outfile__delete(mfile, false);
 		return EXIT_INPUT_ERROR;
 	}
 	if (strcmp(out, "-") && output_progress__start(&progress, "synth", estimated_size(so.size)))
@@ -305,7 +305,7 @@ int cmd_synth(int argc, char **argv)
 				strerror(errno));
 			ret = EXIT_INPUT_ERROR;
 		}
-		if (hwt_outfile__close(mfile, !ret) < 0) {
+		if (hwt_outfile__delete(mfile, !ret) < 0) {
 			fprintf(stderr, "perf hwtrace synth: %s: %s\n", manifest, strerror(errno));
 			ret = EXIT_INPUT_ERROR;
 		}

@@ -79,19 +79,19 @@ static void test_outfile_commit_and_abandon(void)
 
 	put("a", "old");
 	chmod(at("a"), 0640);
-	f = hwt_outfile__open(at("a"));
+	f = hwt_outfile__new(at("a"));
 	CHECK(f != NULL);
 	write_str(f, "new");
 	/* nothing changes until the close */
 	CHECK_STR(get("a"), "old");
 	CHECK_EQ(dot_files(), 1);
-	CHECK_EQ(hwt_outfile__close(f, false), 0);
+	CHECK_EQ(hwt_outfile__delete(f, false), 0);
 	CHECK_STR(get("a"), "old");
 	CHECK_EQ(dot_files(), 0);
 
-	f = hwt_outfile__open(at("a"));
+	f = hwt_outfile__new(at("a"));
 	write_str(f, "new");
-	CHECK_EQ(hwt_outfile__close(f, true), 0);
+	CHECK_EQ(hwt_outfile__delete(f, true), 0);
 	CHECK_STR(get("a"), "new");
 	CHECK_EQ(dot_files(), 0);
 	/* the replaced file's permissions are kept */
@@ -99,15 +99,15 @@ static void test_outfile_commit_and_abandon(void)
 	CHECK_EQ(st.st_mode & 0777, 0640);
 
 	/* a new file */
-	f = hwt_outfile__open(at("b"));
+	f = hwt_outfile__new(at("b"));
 	write_str(f, "b");
 	CHECK(get("b") == NULL);
-	CHECK_EQ(hwt_outfile__close(f, true), 0);
+	CHECK_EQ(hwt_outfile__delete(f, true), 0);
 	CHECK_STR(get("b"), "b");
 
 	/* a directory that does not exist: nothing is created */
 	errno = 0;
-	CHECK(hwt_outfile__open(at("no/such")) == NULL);
+	CHECK(hwt_outfile__new(at("no/such")) == NULL);
 	CHECK_EQ(errno, ENOENT);
 }
 
@@ -118,9 +118,9 @@ static void test_outfile_symlink_and_device(void)
 
 	put("target", "old");
 	CHECK_EQ(symlink("target", at("link")), 0);
-	f = hwt_outfile__open(at("link"));
+	f = hwt_outfile__new(at("link"));
 	write_str(f, "new");
-	CHECK_EQ(hwt_outfile__close(f, true), 0);
+	CHECK_EQ(hwt_outfile__delete(f, true), 0);
 	/* the file the link points at is replaced; the link stays a link */
 	CHECK_EQ(lstat(at("link"), &st), 0);
 	CHECK(S_ISLNK(st.st_mode));
@@ -128,10 +128,10 @@ static void test_outfile_symlink_and_device(void)
 	CHECK_EQ(dot_files(), 0);
 
 	/* a device is written in place, never renamed over */
-	f = hwt_outfile__open("/dev/null");
+	f = hwt_outfile__new("/dev/null");
 	CHECK(f != NULL);
 	write_str(f, "x");
-	CHECK_EQ(hwt_outfile__close(f, true), 0);
+	CHECK_EQ(hwt_outfile__delete(f, true), 0);
 	CHECK_EQ(stat("/dev/null", &st), 0);
 	CHECK(S_ISCHR(st.st_mode));
 }

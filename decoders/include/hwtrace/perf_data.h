@@ -283,7 +283,7 @@ struct hwt_writer;
  * @path:	file name, or "-" for standard output in pipe mode
  * @pipe:	write pipe mode (HEADER_ATTR etc. records) even to a file
  *
- * The records go to a temporary file beside @path (hwt_outfile__open());
+ * The records go to a temporary file beside @path (hwt_outfile__new());
  * @path changes only when hwt_writer__delete() succeeds.
  * Returns NULL and sets errno on failure.
  */
@@ -361,21 +361,21 @@ HWT_API void hwt_writer__discard(struct hwt_writer *w);
 struct hwt_outfile;
 
 /**
- * hwt_outfile__open - start writing @path ("-": standard output)
+ * hwt_outfile__new - start writing @path ("-": standard output)
  *
  * Returns NULL with errno set on failure; @path is not touched.
  */
-HWT_API struct hwt_outfile *hwt_outfile__open(const char *path);
+HWT_API struct hwt_outfile *hwt_outfile__new(const char *path);
 
 /**
- * hwt_outfile__fd - the descriptor to write to (closed by hwt_outfile__close())
+ * hwt_outfile__fd - the descriptor to write to (closed by hwt_outfile__delete())
  */
 HWT_API int hwt_outfile__fd(const struct hwt_outfile *f);
 
 /**
- * hwt_outfile__close - @complete: rename the temporary file over the target;
+ * hwt_outfile__delete - @complete: rename the temporary file over the target;
  * else remove it.  Frees @f.  Returns 0, or -1 with errno set.
  */
-HWT_API int hwt_outfile__close(struct hwt_outfile *f, bool complete);
+HWT_API int hwt_outfile__delete(struct hwt_outfile *f, bool complete);
 
 #endif
