@@ -13,11 +13,12 @@
 #include <string.h>
 
 #include "cxl_hmu_internal.h"
+#include "cxl_hmu_opts.h"
 
 #define HDM_MAX_KEY	24
 
 /* Decimal or 0x hex, with an optional K/M/G/T (binary) suffix; false on junk or overflow. */
-static bool hdm_parse_u64(const char *s, size_t n, uint64_t *out)
+bool hwt_cxl__parse_bytes(const char *s, size_t n, uint64_t *out)
 {
 	unsigned int base = 10, shift = 0;
 	uint64_t v = 0;
@@ -134,7 +135,7 @@ int hwt_cxl_hdm__parse(const char *s, struct hwt_cxl_hdm *hdm, char *err, size_t
 				 key);
 			return -1;
 		}
-		if (!hdm_parse_u64(eq + 1, len - (eq + 1 - p), slot)) {
+		if (!hwt_cxl__parse_bytes(eq + 1, len - (eq + 1 - p), slot)) {
 			snprintf(err, errlen, "hdm: %s: bad number '%.*s'", key,
 				 (int)(len - (eq + 1 - p)), eq + 1);
 			return -1;

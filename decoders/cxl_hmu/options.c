@@ -39,22 +39,12 @@ bool hmu_opt_u64(const char *s, uint64_t max, uint64_t *out)
 
 bool hmu_opt_bytes(const char *s, uint64_t *out)
 {
-	char num[32];
-	size_t n = strlen(s);
-	unsigned int shift = 0;
 	uint64_t v;
 
-	if (n && strchr("kKmMgG", s[n - 1])) {
-		shift = (s[n - 1] | 0x20) == 'k' ? 10 : (s[n - 1] | 0x20) == 'm' ? 20 : 30;
-		n--;
-	}
-	if (!n || n >= sizeof(num))
+	/* the HDM decoder's numbers take the same K/M/G/T suffixes */
+	if (!hwt_cxl__parse_bytes(s, strlen(s), &v) || v < HMU_RANK_MIN_MEMORY)
 		return false;
-	memcpy(num, s, n);
-	num[n] = '\0';
-	if (!hmu_opt_u64(num, UINT64_MAX >> shift, &v) || (v << shift) < HMU_RANK_MIN_MEMORY)
-		return false;
-	*out = v << shift;
+	*out = v;
 	return true;
 }
 
