@@ -3,7 +3,6 @@
  * main.c - perf-hwtrace: `perf hwtrace <command>` (perf execs perf-<cmd> from
  * PATH), or run directly as `perf-hwtrace <command>`.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,18 +23,6 @@ static const struct command commands[] = {
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
-
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "perf hwtrace %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_USAGE;
-}
 
 void pmu_warnings__print(const char *cmd, const struct hwt_pmu *pmu)
 {

@@ -31,10 +31,8 @@ int output_file__not_input(const char *verb, const char *out, const char *in)
 {
 	if (!output_file__same(out, in))
 		return 0;
-	/* usage_error()'s format; that lives in main.c, out of the unit tests' reach */
-	fprintf(stderr, "perf hwtrace %s: output '%s' is the input '%s' (the same file); "
-		"write to another file\n", verb, out, strcmp(in, "-") ? in : "standard input");
-	return EXIT_USAGE;
+	return usage_error(verb, "output '%s' is the input '%s' (the same file); "
+			   "write to another file", out, strcmp(in, "-") ? in : "standard input");
 }
 
 char *output_file__size(char *buf, size_t size, uint64_t bytes)

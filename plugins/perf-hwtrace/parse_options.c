@@ -2,12 +2,28 @@
 /* parse_options.c - parse argv, print help and list options from one table. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "parse_options.h"
 #include "pmu/pmu_internal.h"
+
+/* Here, with the parser, so that every part of the tool (and its unit tests) has it. */
+int usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "perf hwtrace %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_USAGE;
+}
+
 
 #define HELP_COLUMN 30
 
