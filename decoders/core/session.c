@@ -32,6 +32,7 @@ struct stream_state {
 	uint64_t *last_time;	/* per cpu: time of the latest PERF_RECORD_AUX */
 	uint64_t any_time;	/* the latest, whatever its cpu (no PERF_SAMPLE_CPU) */
 	bool warned_no_decoder;
+	const struct hwt_sink *sink;
 };
 
 struct session {
@@ -47,8 +48,14 @@ struct session {
 
 static void session_emit(void *ctx, const struct hwt_record *rec)
 {
-	const struct hwt_sink *sink = ctx;
+	struct stream_state *st = ctx;
+	const struct hwt_sink *sink = st->sink;
 
+	if (rec->type->kind == HWT_RK_DATA) {
+		st->s.records++;
+		if (st->s.ctx.summary_only)
+			return;	/* counted: nobody reads them */
+	}
 	if (sink->record)
 		sink->record(sink->ctx, rec);
 }
@@ -57,9 +64,10 @@ static struct hwt_emit stream_emit(struct session *ss, struct stream_state *st)
 {
 	return (struct hwt_emit){
 		.record = session_emit,
-		.ctx = (void *)ss->sink,
+		.ctx = st,
 		.diag = ss->diag,
 		.stream = st->s.idx,
+		.records = &st->s.records,
 	};
 }
 
@@ -76,6 +84,7 @@ static struct stream_state *stream_new(struct session *ss, uint64_t offset)
 	if (!st)
 		return NULL;
 	st->s.idx = ss->nstreams;
+	st->sink = ss->sink;
 	st->s.info_offset = offset;
 	st->s.ctx.priv = st->priv;
 	st->s.ctx.opts = ss->o->opts;

@@ -40,8 +40,6 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 	struct report_sink *s = ctx;
 	struct report_row *row;
 
-	if (rec->type->kind == HWT_RK_DATA && rec->stream < 64)
-		s->data_records[rec->stream]++;
 	if (rec->type->kind != HWT_RK_SUMMARY)
 		return;
 	if (s->nrows == s->cap) {
@@ -144,7 +142,7 @@ static void on_end(void *ctx, const struct hwt_stream *const *streams, uint32_t 
 				    (unsigned long long)st->aux_lost_bytes);
 		}
 		out__printf(o, "  %-26s %llu\n", "records decoded:",
-			    (unsigned long long)(st->idx < 64 ? s->data_records[st->idx] : 0));
+			    (unsigned long long)st->records);
 		print_tables(s, st->idx);
 	}
 	if (r && s->stats) {

@@ -48,7 +48,6 @@ struct report_sink {
 	struct out *o;
 	bool stats;		/* --stats: per-record-type counts */
 	struct hwt_bytes *bytes;
-	uint64_t data_records[64];	/* per stream */
 	const struct hwt_record_type *table_type;
 	uint32_t table_stream;
 	/* summary records are kept until end, to print them under their stream */

@@ -48,6 +48,8 @@ struct hwt_device;
  *		them (script, -D); per-unit records are unchanged
  * @summary_only: data records are only counted, never read (report): a decoder
  *		may leave out per-unit work no summary needs (i915 OA counters)
+ *		or count them with hwt_emit__count(); the session does not pass
+ *		data records to the sink
  */
 struct hwt_aux_ctx {
 	uint32_t auxtrace_type;
@@ -117,12 +119,14 @@ static inline void hwt_where__update(struct hwt_where *w, const struct hwt_chunk
  * @ctx:	passed to @record
  * @diag:	where the decoder reports problems and counts payload bytes
  * @stream:	stream index copied into each record
+ * @records:	the stream's count of data records (struct hwt_stream.records)
  */
 struct hwt_emit {
 	void (*record)(void *ctx, const struct hwt_record *rec);
 	void *ctx;
 	struct hwt_diag *diag;
 	uint32_t stream;
+	uint64_t *records;
 };
 
 /* Emit one record of @type from @data decoded at @offset. */
@@ -132,6 +136,15 @@ static inline void hwt_emit__record(const struct hwt_emit *e, const struct hwt_r
 	struct hwt_record rec = { .type = type, .data = data, .stream = e->stream, .offset = offset };
 
 	e->record(e->ctx, &rec);
+}
+
+/*
+ * @n data records were decoded and not emitted: only a summary_only stream
+ * may do this (nobody reads its data records; report counts them).
+ */
+static inline void hwt_emit__count(const struct hwt_emit *e, uint64_t n)
+{
+	*e->records += n;
 }
 
 /**
@@ -178,6 +191,7 @@ struct hwt_decoder_ops {
  * @aux_bytes:	their aux_size total
  * @aux_flags:	[0] truncated, [1] overwrite, [2] partial, [3] collision
  * @aux_lost_bytes: aux_size of records flagged TRUNCATED
+ * @records:	data records decoded (with summary_only, the only trace of them)
  */
 struct hwt_stream {
 	uint32_t idx;
@@ -191,6 +205,7 @@ struct hwt_stream {
 	uint64_t aux_bytes;
 	uint64_t aux_flags[4];
 	uint64_t aux_lost_bytes;
+	uint64_t records;
 };
 
 /**
