@@ -33,6 +33,7 @@ struct hmu_state {
 	uint32_t granual;
 	uint32_t width_opt;	/* 0: use each header's counter width */
 	uint32_t top;		/* 0: no ranking, no hash table */
+	bool summary_only;	/* report: entries only ranked and counted */
 	bool has_hdm;
 	struct hwt_cxl_hdm hdm;
 
@@ -52,6 +53,7 @@ struct hmu_state {
 
 	struct hmu_rank rank;	/* unit -> total count; no table when top is 0 */
 	uint64_t rank_memory;
+	uint64_t rank_summary;	/* counters kept past rank_memory */
 
 	struct hwt_cxl_hmu_unit rec;	/* reused for every entry */
 };
@@ -199,6 +201,16 @@ static inline void hmu_entries(struct hmu_state *st, const uint8_t *p, uint32_t 
 	uint64_t mask = width >= 64 ? ~0ULL : (1ULL << width) - 1;
 	uint32_t shift = width >= 64 ? 0 : width;
 
+	if (st->summary_only) {
+		if (st->rank.tab && width < 64)
+			hmu_rank__add_packed(&st->rank, p, n, shift);
+		else if (st->rank.tab)	/* width 64: every bit is count and the unit is 0 */
+			for (uint32_t i = 0; i < n; i++)
+				hmu_rank__add(&st->rank, 0, hwt_le64(p + 8 * i));
+		hwt_emit__count(emit, n);
+		st->units += n;
+		return;
+	}
 	r->counter_width = width;
 	for (uint32_t i = 0; i < n; i++, p += 8) {
 		uint64_t raw = hwt_le64(p);
@@ -291,6 +303,7 @@ static void *hmu_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 	}
 	if (ctx->no_summary)
 		st->top = 0;	/* the ranking is only read by report */
+	st->summary_only = ctx->summary_only;
 
 	s = hwt_aux_ctx__opt(ctx, "hdm");
 	if (s) {
@@ -311,7 +324,14 @@ static void *hmu_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 		goto fail;
 	}
 
-	if (st->top && !hmu_rank__init(&st->rank, st->rank_memory)) {
+	st->rank_summary = HMU_RANK_DEFAULT_SUMMARY;
+	s = hwt_aux_ctx__opt(ctx, "rank-counters");
+	if (s && (!hmu_opt_u64(s, HMU_MAX_RANK_COUNTERS, &st->rank_summary) || !st->rank_summary)) {
+		hwt_diag__error(diag, 0, HMU_OPT_RT, "rank-counters '%s' is not a number in 1..%llu",
+				s, (unsigned long long)HMU_MAX_RANK_COUNTERS);
+		goto fail;
+	}
+	if (st->top && !hmu_rank__init(&st->rank, st->rank_memory, st->rank_summary)) {
 		hwt_diag__error(diag, 0, HMU_OPT_RT, "out of memory");
 		goto fail;
 	}

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #define HMU_MAX_TOP		1000000
+#define HMU_MAX_RANK_COUNTERS	(1ULL << 32)
 
 /* Decimal or 0x hex option value no larger than @max. */
 bool hmu_opt_u64(const char *s, uint64_t max, uint64_t *out);

@@ -87,6 +87,11 @@ static int check_rank_memory(const char *val, char *err, size_t errlen)
 	return -1;
 }
 
+static int check_rank_counters(const char *val, char *err, size_t errlen)
+{
+	return check_range(val, 1, HMU_MAX_RANK_COUNTERS, "a count", err, errlen);
+}
+
 static int check_top(const char *val, char *err, size_t errlen)
 {
 	return check_range(val, 0, HMU_MAX_TOP, "a count", err, errlen);
@@ -103,5 +108,7 @@ const struct hwt_dev_opt hwt_cxl_hmu_options[] = {
 	{ "top", "N", "how many hottest units report lists (default 10)", .check = check_top },
 	{ "rank-memory", "BYTES", "memory for exact ranking counts, K/M/G suffixes (default 256M); "
 	  "past it counts are approximate, with their bound", .check = check_rank_memory },
+	{ "rank-counters", "N", "counters kept past --rank-memory (default: all it holds); "
+	  "fewer give a faster report and a larger bound", .check = check_rank_counters },
 	{ NULL },
 };

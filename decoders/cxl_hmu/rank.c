@@ -7,11 +7,13 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "le.h"
 #include "rank.h"
 
 #define HMU_RANK_MIN_BITS	12
 #define HMU_RANK_SAMPLE		1023	/* counters sampled for the purge median */
 #define HMU_RANK_HUGE		(2ULL << 20)
+#define HMU_RANK_PREFETCH	16	/* entries ahead: hides a cache miss */
 
 /*
  * A table larger than the TLB reach costs a page walk per entry; 2 MiB
@@ -33,7 +35,17 @@ static struct hmu_slot *hmu_rank__alloc(uint32_t bits)
 	return t;
 }
 
-bool hmu_rank__init(struct hmu_rank *r, uint64_t budget)
+/* The smallest table that holds @n counters at half load. */
+static uint32_t hmu_rank__bits_for(uint64_t n)
+{
+	uint32_t bits = 4;
+
+	while (bits < 40 && (1ULL << (bits - 1)) < n)
+		bits++;
+	return bits;
+}
+
+bool hmu_rank__init(struct hmu_rank *r, uint64_t budget, uint64_t summary)
 {
 	uint32_t bits = 4;
 
@@ -42,6 +54,9 @@ bool hmu_rank__init(struct hmu_rank *r, uint64_t budget)
 	while (bits < 40 && (sizeof(struct hmu_slot) * 3 << (bits + 1)) / 2 <= budget)
 		bits++;
 	r->max_bits = bits;
+	r->summary_bits = summary > (1ULL << 38) ? 40 : hmu_rank__bits_for(summary ? summary : 1);
+	if (r->summary_bits > bits)
+		r->summary_bits = bits;
 	r->bits = bits < HMU_RANK_MIN_BITS ? bits : HMU_RANK_MIN_BITS;
 	r->tab = hmu_rank__alloc(r->bits);
 	return r->tab != NULL;
@@ -57,19 +72,20 @@ static void hmu_rank__put(struct hmu_slot *tab, uint32_t bits, const struct hmu_
 	tab[j] = *s;
 }
 
-static bool hmu_rank__grow(struct hmu_rank *r)
+/* Rehash every counter into a table of 1 << @bits slots (larger or smaller). */
+static bool hmu_rank__resize(struct hmu_rank *r, uint32_t bits)
 {
-	struct hmu_slot *tab = hmu_rank__alloc(r->bits + 1);
+	struct hmu_slot *tab = hmu_rank__alloc(bits);
 	uint64_t n = 1ULL << r->bits;
 
 	if (!tab)
 		return false;
 	for (uint64_t i = 0; i < n; i++)
 		if (r->tab[i].key)
-			hmu_rank__put(tab, r->bits + 1, &r->tab[i]);
+			hmu_rank__put(tab, bits, &r->tab[i]);
 	free(r->tab);
 	r->tab = tab;
-	r->bits++;
+	r->bits = bits;
 	return true;
 }
 
@@ -80,8 +96,11 @@ static int hmu_rank__cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The median of a sample of the counters, spread evenly over the table. */
-static uint64_t hmu_rank__median(const struct hmu_rank *r)
+/*
+ * The counter value below which about @keep / HMU_RANK_SAMPLE of the
+ * counters lie, from a sample spread evenly over the table.
+ */
+static uint64_t hmu_rank__quantile(const struct hmu_rank *r, uint32_t below)
 {
 	uint64_t sample[HMU_RANK_SAMPLE], n = 1ULL << r->bits, step, m = 0;
 
@@ -92,55 +111,78 @@ static uint64_t hmu_rank__median(const struct hmu_rank *r)
 	if (!m)
 		return 1;
 	qsort(sample, m, sizeof(sample[0]), hmu_rank__cmp_u64);
-	return sample[m / 2] ? sample[m / 2] : 1;
+	m = m * below / HMU_RANK_SAMPLE;
+	return sample[m] ? sample[m] : 1;
 }
 
 /*
- * Lower every counter by the sample median and drop those it empties: the
- * survivors (about half the counters, at most half the slots) are set aside,
- * the table is cleared and they are put back.  Growing needs more (1.5
- * tables), so this stays within the budget.
+ * Lower every counter by @d and drop those it empties, in one pass over the
+ * table and in place.  The pass starts after an empty slot, so no run of
+ * occupied slots wraps past its start; each survivor then moves to the
+ * first free slot on its probe path, which lies before it or is its own:
+ * every counter stays reachable from its home slot.
  */
-static void hmu_rank__purge(struct hmu_rank *r)
+static void hmu_rank__purge(struct hmu_rank *r, uint64_t d)
 {
-	uint64_t d = hmu_rank__median(r), n = 1ULL << r->bits, m = 0;
-	struct hmu_slot *keep;
+	uint64_t n = 1ULL << r->bits, mask = n - 1, start = 0;
+	struct hmu_slot *tab = r->tab;
 
-	for (uint64_t i = 0; i < n; i++)
-		m += r->tab[i].key && r->tab[i].total > d;
-	keep = malloc((m ? m : 1) * sizeof(*keep));
-	m = 0;
+	while (tab[start].key)	/* the table is at most half full */
+		start++;
+	for (uint64_t k = 1; k <= n; k++) {
+		uint64_t i = (start + k) & mask, j;
 
-	if (!keep) {
-		/* no room to rebuild: start over, and say so through the bound */
-		memset(r->tab, 0, n * sizeof(*r->tab));
-		r->used = 0;
-		r->error = UINT64_MAX;
-		r->purged = true;
-		return;
-	}
-	for (uint64_t i = 0; i < n; i++) {
-		struct hmu_slot *s = &r->tab[i];
-
-		if (s->key && s->total > d) {
-			keep[m] = *s;
-			keep[m++].total -= d;
+		if (!tab[i].key)
+			continue;
+		if (tab[i].total <= d) {
+			tab[i].key = 0;
+			r->used--;
+			continue;
+		}
+		tab[i].total -= d;
+		j = (tab[i].key * HMU_RANK_HASH_MUL) >> (64 - r->bits);
+		while (j != i && tab[j].key)
+			j = (j + 1) & mask;
+		if (j != i) {
+			tab[j] = tab[i];
+			tab[i].key = 0;
 		}
 	}
-	memset(r->tab, 0, n * sizeof(*r->tab));
-	for (uint64_t i = 0; i < m; i++)
-		hmu_rank__put(r->tab, r->bits, &keep[i]);
-	free(keep);
-	r->used = m;
 	r->error = r->error + d < d ? UINT64_MAX : r->error + d;
 	r->purged = true;
 }
 
 void hmu_rank__make_room(struct hmu_rank *r)
 {
-	if (r->bits < r->max_bits && hmu_rank__grow(r))
+	/* exact counts while the budget holds them */
+	if (!r->purged && r->bits < r->max_bits && hmu_rank__resize(r, r->bits + 1))
 		return;
-	hmu_rank__purge(r);	/* at the budget, or out of memory below it */
+	/*
+	 * Past it, or out of memory below it: drop counters.  A purge by the
+	 * upper quartile frees most of the table, so its pass is paid by many
+	 * insertions, while the bound grows less than with a higher one.
+	 */
+	do
+		hmu_rank__purge(r, hmu_rank__quantile(r, HMU_RANK_SAMPLE * 3 / 4));
+	while (r->used * 4 > (1ULL << r->summary_bits));
+	/* the summary: a table the CPU caches hold (out of memory: keep this one) */
+	if (r->bits > r->summary_bits)
+		hmu_rank__resize(r, r->summary_bits);
+}
+
+void hmu_rank__add_packed(struct hmu_rank *r, const uint8_t *p, uint32_t n, uint32_t shift)
+{
+	uint64_t mask = (1ULL << shift) - 1;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t raw = hwt_le64(p + 8ULL * i);
+
+		/* the table can outgrow the caches: fetch a later entry's slot now */
+		if (i + HMU_RANK_PREFETCH < n)
+			__builtin_prefetch(&r->tab[hmu_rank__slot(r, hwt_le64(p + 8ULL *
+						(i + HMU_RANK_PREFETCH)) >> shift)], 1);
+		hmu_rank__add(r, raw >> shift, raw & mask);
+	}
 }
 
 /* Whether @a ranks before @b: higher total, then lower unit. */

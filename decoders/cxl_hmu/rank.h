@@ -3,14 +3,21 @@
  * rank.h - the CXL HMU unit ranking: total count per unit in bounded memory.
  *
  * Exact while the distinct units fit in the memory budget; past it, a
- * weighted Misra-Gries summary (the dual of Space-Saving) with batched
- * purges: when the table is full, every counter is lowered by the median of
- * a sample of the counters and those that reach 0 are dropped.  @error sums
- * the amounts subtracted, so for every unit
+ * weighted Misra-Gries summary (the dual of Space-Saving) of at most
+ * @summary counters, with batched purges: when the table is full, every
+ * counter is lowered by a quantile of a sample of the counters and those
+ * that reach 0 are dropped.  @error sums the amounts subtracted, so for
+ * every unit
  *	kept total <= true total <= kept total + error
  * and a unit whose true total exceeds @error is always in the table.  The
  * ranking reports kept total + error: an overestimate by at most @error, as
  * Space-Saving's, with the same order as the kept totals.
+ *
+ * The summary fills the budget by default.  Past the budget most reports are
+ * insertions of a new unit, and in a table that outgrows the CPU caches
+ * each costs a memory access: a smaller summary (one the caches hold) makes
+ * report faster at the price of a larger bound (about total mass divided by
+ * the counters).
  */
 #ifndef HWTRACE_CXL_HMU_RANK_H
 #define HWTRACE_CXL_HMU_RANK_H
@@ -19,6 +26,7 @@
 #include <stdint.h>
 
 #define HMU_RANK_DEFAULT_MEMORY	(256ULL << 20)
+#define HMU_RANK_DEFAULT_SUMMARY	UINT64_MAX	/* past the budget: all it holds */
 #define HMU_RANK_MIN_MEMORY	4096ULL
 #define HMU_RANK_HASH_MUL	0x9e3779b97f4a7c15ULL	/* Fibonacci hashing */
 
@@ -34,6 +42,7 @@ struct hmu_slot {
  * @tab:	1 << @bits slots
  * @bits:	log2 of the table size
  * @max_bits:	largest table the budget allows
+ * @summary_bits: table size once counters are dropped (at most @max_bits)
  * @used:	counters in use
  * @error:	sum of the purge amounts: the bound on every count's error
  * @purged:	whether any counter has been dropped (counts not exact)
@@ -42,6 +51,7 @@ struct hmu_rank {
 	struct hmu_slot *tab;
 	uint32_t bits;
 	uint32_t max_bits;
+	uint32_t summary_bits;
 	uint64_t used;
 	uint64_t error;
 	bool purged;
@@ -49,10 +59,13 @@ struct hmu_rank {
 
 /**
  * hmu_rank__init - an empty ranking whose memory stays within @budget bytes
+ * @r:		the ranking
+ * @budget:	bytes for exact counts
+ * @summary:	counters kept once the budget is exceeded (bounded by @budget)
  *
  * Returns false when out of memory.
  */
-bool hmu_rank__init(struct hmu_rank *r, uint64_t budget);
+bool hmu_rank__init(struct hmu_rank *r, uint64_t budget, uint64_t summary);
 
 /* Make room for one more counter: grow the table, or purge it when at the budget. */
 void hmu_rank__make_room(struct hmu_rank *r);
@@ -92,6 +105,13 @@ static inline void hmu_rank__add(struct hmu_rank *r, uint64_t unit, uint64_t cou
 	s->reports = 1;
 	r->used++;
 }
+
+/**
+ * hmu_rank__add_packed - add @n hotlist entries (unit << @shift | count, LE)
+ *
+ * The same as hmu_rank__add() for each, with the slots fetched ahead.
+ */
+void hmu_rank__add_packed(struct hmu_rank *r, const uint8_t *p, uint32_t n, uint32_t shift);
 
 /**
  * hmu_rank__top - the @n highest counters, highest first (ties: lower unit)

@@ -101,6 +101,23 @@ EOF_PY
 	run "$HWTRACE" decode --type cxl-hmu --granual 12 --report --top 20 --rank-memory 64K \
 		"$BATS_TEST_TMPDIR/skew.bin"
 	[ "$status" -eq 0 ]
+	check_skew
+}
+
+@test "--rank-counters: a summary smaller than the budget, within its printed bound" {
+	gen "$BATS_TEST_TMPDIR/skew.bin" "$BATS_TEST_TMPDIR/truth" skew
+	run "$HWTRACE" decode --type cxl-hmu --granual 12 --report --top 20 --rank-memory 1M \
+		--rank-counters 300 "$BATS_TEST_TMPDIR/skew.bin"
+	[ "$status" -eq 0 ]
+	check_skew
+	run "$HWTRACE" decode --type cxl-hmu --granual 12 --report --rank-counters 0 /nonexistent
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--rank-counters"*"'0'"* ]]
+}
+
+# check_skew: $output is a report of the "skew" stream past the exact budget:
+# counts within the printed bound, each unit listed once, no heavy unit lost.
+check_skew() {
 	echo "$output" >"$BATS_TEST_TMPDIR/rep"
 	table "$BATS_TEST_TMPDIR/rep" cxl_hmu_summary >"$BATS_TEST_TMPDIR/sum"
 	table "$BATS_TEST_TMPDIR/rep" cxl_hmu_hot >"$BATS_TEST_TMPDIR/hot"
@@ -115,6 +132,7 @@ assert "distinct_units" not in s, s          # not known once counters are dropp
 assert 0 < bound < 200000, bound             # approximate, and the bound is useful
 got = {int(h["unit"]): int(h["total_count"]) for h in hot}
 assert len(hot) == 20, len(hot)
+assert len(got) == 20, hot                   # a unit is never counted in two slots
 for u, c in got.items():                     # over by at most the bound, never under
     assert true[u] <= c <= true[u] + bound, (u, c, true[u], bound)
 heavy = [u for u, c in true.items() if c > bound]

@@ -63,6 +63,7 @@ value_of() {
 	--iterations) echo 1 ;;
 	--rescan) echo 5 ;;
 	--rank-memory) echo 64M ;;
+	--rank-counters) echo 65536 ;;
 	--clock-file) echo "$T/clock" ;;
 	--interval-print) echo 100 ;;
 	--field-separator) echo , ;;

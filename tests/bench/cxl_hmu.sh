@@ -29,6 +29,7 @@ read -r t_dec rss_big < <(m "$tool" script --null -i "$big")
 read -r _ rss_small < <(m "$tool" script --null -i "$small")
 read -r t_dump _ < <(m "$tool" report -D -i "$big")
 read -r t_rep rss_rep < <(m "$tool" report -i "$big")
+read -r t_rep_small _ < <(m "$tool" report --rank-counters 65536 -i "$big")
 read -r t_pdump_ours _ < <(m "$tool" report -D -i "$ptt")
 read -r t_perf _ < <(m perf report -D -i "$ptt")
 
@@ -40,3 +41,4 @@ echo "stock perf -D:       $(mbps "$pbytes" "$t_perf") MB/s on $pbytes bytes; ou
 echo "-D ratio ours/stock: $(python3 -c "print(f'{$t_perf/$t_pdump_ours:.1f}')")x  target >= 50x"
 echo "peak RSS: 100M input $((rss_small / 1024)) MiB, $size input $((rss_big / 1024)) MiB  target <= 64 MiB, equal"
 echo "report/script --null: $(python3 -c "print(f'{$t_rep/$t_dec:.2f}')")x  target <= 2x  (report peak RSS $((rss_rep / 1024)) MiB)"
+echo "report --rank-counters 65536 / script --null: $(python3 -c "print(f'{$t_rep_small/$t_dec:.2f}')")x  (a cache-sized summary past the budget)"
