@@ -3,7 +3,8 @@
  * cmd_inject.c - perf hwtrace inject -i IN -o OUT: decoded records as
  * tracepoint-style samples that stock perf reads (design.rst 5).
  *
- * The output keeps the input's attrs and non-AUX records, adds one attr of
+ * The output keeps the input's attrs and non-AUX records (with the sample
+ * ids perf needs to tell them from ours: inject_passthrough.c), adds one attr of
  * type PERF_TYPE_TRACEPOINT per data record type (config = its tracepoint ID,
  * fresh sample ids) and writes one PERF_RECORD_SAMPLE with a PERF_SAMPLE_RAW
  * payload (tracepoint.h) per decoded record, where its AUXTRACE record was.
