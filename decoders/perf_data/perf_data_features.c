@@ -91,7 +91,8 @@ static void parse_event_desc(struct hwt_reader *r, const uint8_t *p, size_t left
 		}
 		if (nr_ids)
 			a = (struct hwt_attr *)hwt_reader__lookup_id(r, hwt_get_u64(p));
-		else if (i < r->nr_attrs)
+		/* perf lists the events in attr order: ids the attrs lack name the same */
+		if (!a && i < r->nr_attrs)
 			a = r->attrs[i];
 		p += (size_t)nr_ids * 8;
 		left -= (size_t)nr_ids * 8;

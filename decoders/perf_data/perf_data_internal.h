@@ -202,9 +202,6 @@ struct hwt_ival {
 void hwt_feat__read_file(struct hwt_reader *r, uint64_t table_off, const uint64_t bits[4],
 			 struct hwt_ival *iv, uint32_t *niv);
 
-/* perf_record_names.c: a type perf 6.1 (or COMPRESSED2) defines */
-bool hwt_record__known(uint32_t type);
-
 /* perf_data_reader.c */
 const struct hwt_attr *hwt_reader__lookup_id(const struct hwt_reader *r, uint64_t id);
 

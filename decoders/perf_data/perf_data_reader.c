@@ -455,7 +455,8 @@ static const struct hwt_attr *attr_of(struct hwt_reader *r, const uint8_t *p, ui
 	const uint64_t before = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 				PERF_SAMPLE_ADDR;
 	const struct perf_event_attr *a0;
-	uint64_t st, pos;
+	const struct hwt_attr *a;
+	uint64_t st, pos, id;
 
 	if (r->nr_attrs <= 1)
 		return r->nr_attrs ? r->attrs[0] : NULL;
@@ -487,7 +488,9 @@ static const struct hwt_attr *attr_of(struct hwt_reader *r, const uint8_t *p, ui
 	}
 	if (pos + 8 > size)
 		return NULL;
-	return hwt_reader__lookup_id(r, hwt_get_u64(p + pos));
+	a = hwt_reader__lookup_id(r, id = hwt_get_u64(p + pos));
+	/* as in perf: records perf synthesized carry id 0 and belong to the first event */
+	return a || id ? a : r->attrs[0];
 }
 
 static void parse_sample(struct hwt_reader *r, struct hwt_event *ev, const uint8_t *p)

@@ -3,6 +3,7 @@
 #ifndef HWTRACE_PERF_RECORD_NAMES_H
 #define HWTRACE_PERF_RECORD_NAMES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /**
@@ -12,5 +13,8 @@
  * does not know (not thread safe for those).
  */
 const char *perf_record_name(uint32_t type);
+
+/* a type perf 6.1 (or COMPRESSED2) defines */
+bool hwt_record__known(uint32_t type);
 
 #endif

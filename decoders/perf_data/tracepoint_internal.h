@@ -42,12 +42,13 @@ struct hwt_tp_events {
  *		("hwtrace:<type>", config = its tracepoint ID)
  * @r:		the input whose attrs keep their ids, or NULL
  * @sample_id_all: the attrs' sample_id_all (perf wants every attr alike)
+ * @taken:	an id the output already gives another event (0: none)
  *
- * Ids are the ones after the input's largest, skipping 0 and any the input
- * uses.  Returns 0, or -1 when an attr could not be added (errno set).
+ * Ids are the ones after the input's largest, skipping 0, @taken and any the
+ * input uses.  Returns 0, or -1 when an attr could not be added (errno set).
  */
 int hwt_tp_events__declare(struct hwt_tp_events *ev, struct hwt_writer *w,
-			   const struct hwt_reader *r, bool sample_id_all);
+			   const struct hwt_reader *r, bool sample_id_all, uint64_t taken);
 
 /* The sample id of @t's event, 0 when @t is not an event type. */
 static inline uint64_t hwt_tp_events__id(const struct hwt_tp_events *ev,

@@ -28,7 +28,7 @@ static bool id_used(const struct hwt_reader *r, uint32_t nattrs, uint64_t id)
 }
 
 int hwt_tp_events__declare(struct hwt_tp_events *ev, struct hwt_writer *w,
-			   const struct hwt_reader *r, bool sample_id_all)
+			   const struct hwt_reader *r, bool sample_id_all, uint64_t taken)
 {
 	uint32_t nattrs = r ? hwt_reader__nr_attrs(r) : 0;
 	uint64_t next_id = 1;
@@ -52,7 +52,7 @@ int hwt_tp_events__declare(struct hwt_tp_events *ev, struct hwt_writer *w,
 		/* past the input's largest id; after 2^64 - 1 (0 means none) the free ones */
 		do
 			*id = next_id++;
-		while (!*id || id_used(r, nattrs, *id));
+		while (!*id || *id == taken || id_used(r, nattrs, *id));
 		ev->types[ev->n++] = *t;
 		snprintf(name, sizeof(name), "%s:%s", HWT_TP_SYSTEM, (*t)->name);
 		wa.ids = id;

@@ -3,7 +3,8 @@
  * cmd_inject.c - perf hwtrace inject -i IN -o OUT: decoded records as
  * tracepoint-style samples that stock perf reads (design.rst 5).
  *
- * The output keeps the input's attrs and non-AUX records, adds one attr of
+ * The output keeps the input's attrs and non-AUX records (with the sample
+ * ids perf needs to tell them from ours: inject_passthrough.c), adds one attr of
  * type PERF_TYPE_TRACEPOINT per data record type (config = its tracepoint ID,
  * fresh sample ids) and writes one PERF_RECORD_SAMPLE with a PERF_SAMPLE_RAW
  * payload (tracepoint.h) per decoded record, where its AUXTRACE record was.
@@ -19,9 +20,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "perf_data/perf_record_names.h"
 #include "perf_data/tracepoint_internal.h"
 #include "cli.h"
 #include "commands.h"
+#include "inject_passthrough.h"
 #include "out.h"
 #include "output_file.h"
 
@@ -32,9 +35,7 @@ struct inject {
 	struct hwt_writer *w;
 	const struct hwt_reader *r;	/* the input, while the session runs */
 	bool started;
-	bool keep_samples;		/* original attrs declared: their samples kept */
-	bool keep_trailers;		/* non-sample records parse the same way after */
-	bool warned_drop;
+	struct inject_pt pt;		/* the input's events and records */
 	struct hwt_tp_events events;	/* our tracepoint events and their sample ids */
 	struct hwt_where at;		/* of the AUXTRACE being decoded */
 	uint64_t samples, passed, dropped, too_big;
@@ -159,76 +160,23 @@ static void set_features(struct inject *in)
 	free(td);
 }
 
-/* ---- attrs -------------------------------------------------------------- */
-
-/*
- * perf needs every attr to put the sample id at the same place.  Ours use
- * PERF_SAMPLE_IDENTIFIER, so the input's attrs are kept when they do too;
- * otherwise their samples (and, with sample_id_all, their other records)
- * cannot be told apart from ours and are dropped.
- */
-static bool originals_compatible(const struct hwt_reader *r, bool *sid_all)
-{
-	uint32_t n = r ? hwt_reader__nr_attrs(r) : 0;
-	bool ok = true;
-
-	*sid_all = true;
-	for (uint32_t i = 0; i < n; i++) {
-		const struct perf_event_attr *a = &hwt_reader__attr(r, i)->attr;
-
-		if (!(a->sample_type & PERF_SAMPLE_IDENTIFIER))
-			ok = false;
-		if (i == 0)
-			*sid_all = a->sample_id_all;
-		else if (a->sample_id_all != *sid_all)
-			ok = false;
-	}
-	return ok;
-}
+/* ---- records ------------------------------------------------------------ */
 
 static void start(struct inject *in)
 {
-	const struct hwt_reader *r = in->r;
-	uint32_t n = r ? hwt_reader__nr_attrs(r) : 0;
-	bool sid_all;
-
 	in->started = true;
-	in->keep_samples = originals_compatible(r, &sid_all);
-	in->keep_trailers = in->keep_samples || !sid_all;
-	if (in->keep_samples) {
-		for (uint32_t i = 0; i < n; i++) {
-			const struct hwt_attr *a = hwt_reader__attr(r, i);
-			struct hwt_writer_attr wa = {
-				.attr = a->attr, .ids = a->ids, .nr_ids = a->nr_ids,
-				.name = a->name,
-			};
-
-			/*
-			 * stock perf script refuses a dynamic-PMU event without
-			 * PERF_SAMPLE_IP ("Display of symbols requested ..."); the
-			 * AUX events are such, and carry no samples: declare them
-			 * as dummy software events (same ids, same sample layout).
-			 */
-			if (wa.attr.type >= PERF_TYPE_MAX &&
-			    !(wa.attr.sample_type & PERF_SAMPLE_IP)) {
-				wa.attr.type = PERF_TYPE_SOFTWARE;
-				wa.attr.config = PERF_COUNT_SW_DUMMY;
-			}
-			if (hwt_writer__add_attr(in->w, &wa) < 0)
-				werror(in, "attr");
-		}
-	} else if (n) {
-		hwt_diag__warn(&in->c.diag, 0, "perf_event_attr",
-			       "the input's events lack PERF_SAMPLE_IDENTIFIER; their samples%s "
-			       "are not passed through", sid_all ? " and records" : "");
+	if (inject_pt__start(&in->pt, in->r, in->w, &in->c.diag) < 0) {
+		if (!in->pt.refused)
+			werror(in, "attr");
+		return;
 	}
-	if (hwt_tp_events__declare(&in->events, in->w, r, sid_all) < 0)
+	if (hwt_tp_events__declare(&in->events, in->w, in->r, in->pt.sample_id_all,
+				   in->pt.fresh_id) < 0)
 		werror(in, "attr");
 	set_features(in);
 }
 
-/* ---- records ------------------------------------------------------------ */
-
+/* The AUX area is decoded into samples instead; COMPRESSED records come inflated. */
 static bool dropped_type(uint32_t type)
 {
 	switch (type) {
@@ -236,7 +184,6 @@ static bool dropped_type(uint32_t type)
 	case HWT_REC_AUXTRACE_INFO:
 	case HWT_REC_AUXTRACE:
 	case HWT_REC_AUXTRACE_ERROR:
-	case HWT_REC_ID_INDEX:		/* would not list our ids */
 	case HWT_REC_COMPRESSED:
 	case HWT_REC_COMPRESSED2:
 		return true;
@@ -257,6 +204,7 @@ static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_eve
 {
 	struct inject *in = ctx;
 	uint32_t type = ev->hdr->type;
+	const struct perf_event_header *out;
 
 	in->r = r;
 	if (ev->sid.valid & PERF_SAMPLE_TIME)
@@ -265,14 +213,17 @@ static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_eve
 		return;
 	if (!in->started)
 		start(in);
+	if (in->pt.refused)
+		return;
 	if (dropped_type(type))
 		return;
-	if ((type == PERF_RECORD_SAMPLE && !in->keep_samples) ||
-	    (type != PERF_RECORD_SAMPLE && type < HWT_REC_HEADER_ATTR && !in->keep_trailers)) {
-		in->dropped++;
+	/* stock perf 6.1 stops at types it does not know (the reader warned) */
+	out = hwt_record__known(type) ? inject_pt__record(&in->pt, r, ev, &in->c.diag) : NULL;
+	if (in->pt.refused)
 		return;
-	}
-	if (hwt_writer__write(in->w, ev->hdr) < 0)
+	if (!out)
+		in->dropped++;
+	else if (hwt_writer__write(in->w, out) < 0)
 		werror(in, "record");
 	else
 		in->passed++;
@@ -294,6 +245,8 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 
 	if (!in->started)
 		start(in);
+	if (in->pt.refused)
+		return;
 	id = hwt_tp_events__id(&in->events, rec->type);
 	if (!id)
 		return;		/* framing / summary records are not events */
@@ -380,13 +333,16 @@ int cmd_inject(int argc, char **argv)
 	if (!in.started)
 		start(&in);
 	/*
-	 * An input that could not be read at all leaves the old output as it
-	 * was; one with errors still gives a complete file (as perf does).
+	 * An input that could not be read at all, or whose records could not
+	 * be passed through, leaves the old output as it was; one with errors
+	 * still gives a complete file (as perf does).
 	 */
-	if (ret < 0) {
+	if (ret < 0 || in.pt.refused) {
 		hwt_writer__discard(in.w);
 		if (strcmp(out, "-"))
-			fprintf(stderr, "perf hwtrace inject: %s: not written (no input)\n", out);
+			fprintf(stderr, "perf hwtrace inject: %s: not written (%s)\n", out,
+				ret < 0 ? "no input" : "input refused");
+		ret = ret < 0 ? ret : 1;
 	} else if (hwt_writer__delete(in.w) < 0)
 		werror(&in, "close");
 	if (in.werr) {
@@ -399,6 +355,7 @@ int cmd_inject(int argc, char **argv)
 		fprintf(stderr, ", %llu dropped", (unsigned long long)in.dropped);
 	fputc('\n', stderr);
 	cli__print_totals(&in.c, stderr);
+	inject_pt__fini(&in.pt);
 	ret = cli__status(&in.c, ret);
 	cli__fini(&in.c);
 	return ret;

@@ -116,7 +116,8 @@ struct hwt_sample_id {
  * @dump_offset: the offset perf report -D prints (pipe mode: from after the
  *		16-byte pipe header)
  * @hdr:	the record (hdr->size bytes), valid until the next call
- * @attr:	the attr this record belongs to (by sample id), or NULL
+ * @attr:	the attr this record belongs to (by sample id; id 0, which perf
+ *		gives the records it synthesizes, is the first attr's), or NULL
  * @sid:	parsed sample id (SAMPLE records and sample_id_all trailers)
  * @payload_size: for AUXTRACE (71) and HEADER_TRACING_DATA (66) in pipe
  *		mode: bytes that follow the record (read them with
