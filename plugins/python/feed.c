@@ -3,12 +3,14 @@
  * feed.c - the worker thread and bounded queue behind the hwtrace module's
  * iterator (see feed.h).  Nothing here touches Python.
  *
- * The worker fills one chunk at a time and queues it when it is full, at the
- * end, or early when the consumer is waiting for one (after FLUSH_MIN items,
- * or at the next perf.data record): a live pipe's records are not held back
- * and a consumer faster than the decoder is not woken once per record.  The
- * consumer owns the chunk it reads and gives it back when it moves on, so a
- * lock is taken per chunk, not per record.
+ * A chunk joins the queue when the worker starts filling it, and each item
+ * is published by storing the chunk's new length: the consumer reads items
+ * up to that length without a lock, also from the chunk still being filled,
+ * so a live pipe's records are not held back.  Locks are taken per chunk (to
+ * move to the next one and give the old one back) and to wake a waiting
+ * consumer, which the worker does after FLUSH_MIN items or at the next
+ * perf.data record; a consumer that waits also looks again after its
+ * timeout, so nothing published is ever missed for longer than that.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -22,13 +24,14 @@
 
 #include "feed.h"
 
-#define FLUSH_MIN	64	/* items a waiting consumer is sent at least */
+#define FLUSH_MIN	64	/* items published before a waiting consumer is woken */
 #define JOIN_MS		2000	/* how long feed__delete() waits for the worker */
 #define MSG_MAX		512
 
 struct chunk {
-	struct chunk *next;
-	size_t cap, len;
+	struct chunk *next;	/* set (under lock) when the worker moves on */
+	size_t cap;
+	size_t len;		/* published bytes: atomic */
 	alignas(max_align_t) uint8_t data[];
 };
 
@@ -55,7 +58,7 @@ struct feed {
 	int waiting;			/* the consumer waits for a chunk */
 
 	/* under lock */
-	struct chunk *head, *tail;	/* queued chunks */
+	struct chunk *head, *tail;	/* queued chunks: head is read, tail filled */
 	struct chunk *spare;		/* FEED_CHUNK chunks given back */
 	unsigned inflight;		/* chunks not in @spare */
 	bool started, done;
@@ -64,14 +67,13 @@ struct feed {
 	const char *failure;
 
 	/* the worker's */
-	struct chunk *fill;
-	unsigned fill_items;
+	struct chunk *fill;		/* the queue's tail, or NULL */
+	unsigned unwoken;		/* items published while the consumer waited */
 	const struct hwt_record_type *last_type;
 	size_t last_extent;		/* struct_extent(last_type) */
 
 	/* the consumer's */
-	struct chunk *read;
-	size_t rpos;
+	size_t rpos;			/* in head */
 	bool ended;
 
 	char *path;
@@ -235,28 +237,20 @@ static void fail(struct feed *f, const char *why)
 	__atomic_store_n(&f->stop, 1, __ATOMIC_RELAXED);
 }
 
-/* Queue the chunk being filled, if it holds anything. */
-static void push(struct feed *f)
+/* Wake the consumer if it waits. */
+static void wake(struct feed *f)
 {
-	struct chunk *c = f->fill;
-
-	if (!c || !c->len)
-		return;
-	f->fill = NULL;
-	f->fill_items = 0;
-	c->next = NULL;
+	f->unwoken = 0;
 	pthread_mutex_lock(&f->lock);
-	if (f->tail)
-		f->tail->next = c;
-	else
-		f->head = c;
-	f->tail = c;
 	pthread_cond_signal(&f->can_get);
 	pthread_mutex_unlock(&f->lock);
 }
 
-/* A chunk with room for @need bytes, once fewer than FEED_CHUNKS are out. */
-static struct chunk *take_chunk(struct feed *f, size_t need)
+/*
+ * Queue a new chunk with room for @need bytes once fewer than FEED_CHUNKS
+ * are out, and fill it from now on.  False when stopping or out of memory.
+ */
+static bool next_fill(struct feed *f, size_t need)
 {
 	size_t cap = need > FEED_CHUNK ? need : FEED_CHUNK;
 	struct chunk *c = NULL;
@@ -266,7 +260,7 @@ static struct chunk *take_chunk(struct feed *f, size_t need)
 		pthread_cond_wait(&f->can_put, &f->lock);
 	if (stopping(f)) {
 		pthread_mutex_unlock(&f->lock);
-		return NULL;
+		return false;
 	}
 	if (cap == FEED_CHUNK && f->spare) {
 		c = f->spare;
@@ -281,31 +275,43 @@ static struct chunk *take_chunk(struct feed *f, size_t need)
 			f->inflight--;
 			pthread_mutex_unlock(&f->lock);
 			fail(f, "out of memory");
-			return NULL;
+			return false;
 		}
 		c->cap = cap;
 	}
 	c->len = 0;
 	c->next = NULL;
-	return c;
+	pthread_mutex_lock(&f->lock);
+	if (f->tail)
+		f->tail->next = c;	/* the old tail's length is final */
+	else
+		__atomic_store_n(&f->head, c, __ATOMIC_RELEASE);	/* once: the first */
+	f->tail = c;
+	pthread_mutex_unlock(&f->lock);
+	f->fill = c;
+	return true;
 }
 
 /* Room for an entry of @size bytes (a multiple of ENTRY_ALIGN), or NULL. */
 static struct entry *reserve(struct feed *f, size_t size)
 {
-	if (f->fill && f->fill->cap - f->fill->len >= size)
-		return (struct entry *)(f->fill->data + f->fill->len);
-	push(f);
-	f->fill = take_chunk(f, size);
-	return f->fill ? (struct entry *)f->fill->data : NULL;
+	if (!f->fill || f->fill->cap - f->fill->len < size) {
+		if (!next_fill(f, size))
+			return NULL;
+	}
+	return (struct entry *)(f->fill->data + f->fill->len);
 }
 
+/*
+ * Publish @e.  The store of the length and the load of f->waiting are both
+ * sequentially consistent, as are the consumer's store of waiting and load
+ * of the length: one of the two sees the other's.
+ */
 static void commit(struct feed *f, struct entry *e)
 {
-	f->fill->len += e->size;
-	f->fill_items++;
-	if (f->fill_items >= FLUSH_MIN && __atomic_load_n(&f->waiting, __ATOMIC_RELAXED))
-		push(f);
+	__atomic_store_n(&f->fill->len, f->fill->len + e->size, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&f->waiting, __ATOMIC_SEQ_CST) && ++f->unwoken >= FLUSH_MIN)
+		wake(f);
 }
 
 static void mark_started(struct feed *f)
@@ -323,8 +329,8 @@ static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_eve
 	struct feed *f = ctx;
 
 	mark_started(f);
-	if (f->fill && __atomic_load_n(&f->waiting, __ATOMIC_RELAXED))
-		push(f);
+	if (f->unwoken && __atomic_load_n(&f->waiting, __ATOMIC_SEQ_CST))
+		wake(f);
 }
 
 static void on_stream(void *ctx, const struct hwt_stream *s)
@@ -415,14 +421,12 @@ static void on_diag(void *ctx, const struct hwt_error *err)
 /* Drop a reference; the last one (consumer or worker) frees the feed. */
 static void release(struct feed *f)
 {
-	struct chunk *lists[4];
+	struct chunk *lists[2];
 
 	if (__atomic_sub_fetch(&f->refs, 1, __ATOMIC_ACQ_REL))
 		return;
-	lists[0] = f->head;
+	lists[0] = f->head;	/* the chunks read and filled among them */
 	lists[1] = f->spare;
-	lists[2] = f->read;
-	lists[3] = f->fill;
 	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++)
 		while (lists[i]) {
 			struct chunk *next = lists[i]->next;
@@ -456,7 +460,6 @@ static void *worker(void *arg)
 	struct hwt_diag diag = { .report = on_diag, .ctx = f, .file = f->path };
 	int ret = hwt_session__run(f->path, &so, &sink, &diag);
 
-	push(f);
 	pthread_mutex_lock(&f->lock);
 	f->done = true;
 	f->status = ret;
@@ -552,53 +555,67 @@ const char *feed__failure(struct feed *f)
 	return why;
 }
 
-/* Give the chunk read back and take the next queued one (waiting up to @ms). */
-static struct chunk *next_chunk(struct feed *f, int ms)
+/* Done with the head chunk: give it back and read the next one. */
+static void next_read(struct feed *f, struct chunk *c)
 {
-	struct chunk *c = f->read;
-
-	pthread_mutex_lock(&f->lock);
-	if (c) {
-		if (c->cap == FEED_CHUNK) {
-			c->next = f->spare;
-			f->spare = c;
-		} else {
-			free(c);
-		}
-		f->inflight--;
-		pthread_cond_signal(&f->can_put);
-		f->read = NULL;
+	f->head = c->next;
+	if (c->cap == FEED_CHUNK) {
+		c->next = f->spare;
+		f->spare = c;
+	} else {
+		free(c);
 	}
-	if (!f->head && !f->done && ms) {
-		__atomic_store_n(&f->waiting, 1, __ATOMIC_RELAXED);
-		WAIT_FOR(f, f->head || f->done, ms);
-		__atomic_store_n(&f->waiting, 0, __ATOMIC_RELAXED);
-	}
-	c = f->head;
-	if (c) {
-		f->head = c->next;
-		if (!f->head)
-			f->tail = NULL;
-	} else if (f->done) {
-		f->ended = true;
-	}
-	pthread_mutex_unlock(&f->lock);
-	f->read = c;
+	f->inflight--;
 	f->rpos = 0;
-	return c;
+	pthread_cond_signal(&f->can_put);
+}
+
+/* Under f->lock: whether the consumer has something to do. */
+static bool ready(struct feed *f)
+{
+	struct chunk *c = f->head;
+
+	if (!c)
+		return f->done;
+	return f->rpos < __atomic_load_n(&c->len, __ATOMIC_SEQ_CST) || c->next || f->done;
 }
 
 int feed__next(struct feed *f, struct feed_item *it, int ms)
 {
 	const struct entry *e;
+	struct chunk *c;
 
-	if (f->ended)
-		return -1;
-	if (!f->read || f->rpos >= f->read->len) {
-		if (!next_chunk(f, ms))
-			return f->ended ? -1 : 0;
+	for (;;) {
+		/* only this thread moves it; the worker sets the first one */
+		c = __atomic_load_n(&f->head, __ATOMIC_ACQUIRE);
+		if (c && f->rpos < __atomic_load_n(&c->len, __ATOMIC_ACQUIRE))
+			break;
+		if (f->ended)
+			return -1;
+		pthread_mutex_lock(&f->lock);
+		c = f->head;
+		if (c && f->rpos >= __atomic_load_n(&c->len, __ATOMIC_ACQUIRE) && c->next) {
+			next_read(f, c);	/* its length was final before c->next was set */
+			pthread_mutex_unlock(&f->lock);
+			continue;
+		}
+		if (!ready(f) && ms) {
+			__atomic_store_n(&f->waiting, 1, __ATOMIC_SEQ_CST);
+			WAIT_FOR(f, ready(f), ms);
+			__atomic_store_n(&f->waiting, 0, __ATOMIC_RELAXED);
+		}
+		c = f->head;
+		if (c && (f->rpos < __atomic_load_n(&c->len, __ATOMIC_ACQUIRE) || c->next)) {
+			pthread_mutex_unlock(&f->lock);
+			continue;
+		}
+		if (f->done)
+			f->ended = true;	/* f->done: every length is final */
+		pthread_mutex_unlock(&f->lock);
+		if (!f->ended)
+			return 0;
 	}
-	e = (const struct entry *)(f->read->data + f->rpos);
+	e = (const struct entry *)(c->data + f->rpos);
 	f->rpos += e->size;
 	it->kind = e->kind;
 	if (e->kind == FEED_RECORD) {

@@ -39,7 +39,7 @@
 #define MAX_OPTS	32
 #define MAX_TYPES	64
 #define CACHED_STR	64	/* strings shorter than this are shared when they repeat */
-#define WAIT_MS		100	/* how often a waiting iterator checks for signals */
+#define WAIT_MS		10	/* a waiting iterator looks again (and at signals) this often */
 
 static PyObject *scalar(const struct hwt_field *f, uint64_t v)
 {
