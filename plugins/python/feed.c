@@ -51,11 +51,11 @@ _Static_assert(sizeof(struct entry) % ENTRY_ALIGN == 0, "entries keep their alig
 struct feed {
 	pthread_t thread;
 	pthread_mutex_t lock;
-	pthread_cond_t can_get;		/* a chunk was queued, or the worker ended */
+	pthread_cond_t can_get;		/* started, items published, or ended */
 	pthread_cond_t can_put;		/* a chunk came back, or stop was set */
 	int refs;			/* the consumer and the worker */
 	volatile int stop;		/* hwt_session_opts.stop */
-	int waiting;			/* the consumer waits for a chunk */
+	int waiting;			/* the consumer waits for items: atomic */
 
 	/* under lock */
 	struct chunk *head, *tail;	/* queued chunks: head is read, tail filled */
@@ -629,16 +629,21 @@ int feed__next(struct feed *f, struct feed_item *it, int ms)
 	return 1;
 }
 
+void feed__stop(struct feed *f)
+{
+	__atomic_store_n(&f->stop, 1, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&f->lock);
+	pthread_cond_broadcast(&f->can_put);
+	pthread_mutex_unlock(&f->lock);
+}
+
 void feed__delete(struct feed *f)
 {
 	struct timespec ts;
 
 	if (!f)
 		return;
-	__atomic_store_n(&f->stop, 1, __ATOMIC_RELAXED);
-	pthread_mutex_lock(&f->lock);
-	pthread_cond_broadcast(&f->can_put);
-	pthread_mutex_unlock(&f->lock);
+	feed__stop(f);
 	deadline(&ts, CLOCK_REALTIME, JOIN_MS);
 	if (pthread_timedjoin_np(f->thread, NULL, &ts))
 		pthread_detach(f->thread);	/* it frees the feed when it ends */

@@ -85,6 +85,13 @@ const char *feed__failure(struct feed *f);
 int feed__next(struct feed *f, struct feed_item *it, int ms);
 
 /**
+ * feed__stop - ask the worker to stop; any thread may call it
+ *
+ * The consumer then gets what was published and the end.
+ */
+void feed__stop(struct feed *f);
+
+/**
  * feed__delete - stop the worker and free the feed (NULL: nothing)
  *
  * Waits for the worker a short while; a worker that is blocked reading a

@@ -336,6 +336,8 @@ fail:
 typedef struct {
 	PyObject_HEAD
 	struct feed *feed;	/* NULL once closed or at the end */
+	bool busy;		/* a __next__ runs (it may wait without the GIL) */
+	bool close_pending;	/* close() came meanwhile: that __next__ closes */
 	int strict;
 	Py_ssize_t errors;	/* error reports passed so far */
 	Py_ssize_t warnings;	/* warnings passed so far */
@@ -347,6 +349,12 @@ static void records_stop(Records *self)
 
 	if (!f)
 		return;
+	if (self->busy) {
+		/* another thread's __next__ uses the feed: it ends and frees it */
+		self->close_pending = true;
+		feed__stop(f);
+		return;
+	}
 	self->feed = NULL;
 	Py_BEGIN_ALLOW_THREADS
 	feed__delete(f);
@@ -359,23 +367,50 @@ static void records_dealloc(Records *self)
 	Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
+/* The next item into @it: 1, or -1 at the end, or -2 with an exception set. */
+static int next_item(Records *self, struct feed_item *it)
+{
+	struct feed *f = self->feed;
+	int r = feed__next(f, it, 0);
+
+	if (r)
+		return r;
+	self->busy = true;
+	while (r == 0 && !self->close_pending) {
+		/* nothing decoded yet: wait without the GIL, minding Ctrl-C */
+		Py_BEGIN_ALLOW_THREADS
+		r = feed__next(f, it, WAIT_MS);
+		Py_END_ALLOW_THREADS
+		if (r == 0 && PyErr_CheckSignals() < 0) {
+			r = -2;
+			break;
+		}
+	}
+	self->busy = false;
+	if (self->close_pending) {
+		records_stop(self);
+		return r == -2 ? -2 : -1;
+	}
+	return r;
+}
+
 static PyObject *records_next(Records *self)
 {
 	struct feed_item it;
 	const char *why;
 	int r;
 
+	if (self->busy) {
+		PyErr_SetString(PyExc_ValueError, "hwtrace.Records: __next__ already running");
+		return NULL;
+	}
 	while (self->feed) {
-		r = feed__next(self->feed, &it, 0);
-		while (r == 0) {
-			/* nothing decoded yet: wait without the GIL, minding Ctrl-C */
-			Py_BEGIN_ALLOW_THREADS
-			r = feed__next(self->feed, &it, WAIT_MS);
-			Py_END_ALLOW_THREADS
-			if (r == 0 && PyErr_CheckSignals() < 0)
-				return NULL;
-		}
+		r = next_item(self, &it);
+		if (r == -2)
+			return NULL;
 		if (r < 0) {
+			if (!self->feed)
+				return NULL;	/* closed meanwhile */
 			why = feed__failure(self->feed);
 			records_stop(self);
 			if (why)
@@ -485,6 +520,7 @@ static PyObject *hw_open(PyObject *self, PyObject *args, PyObject *kwargs)
 	if (!rec)
 		goto err;
 	rec->feed = NULL;
+	rec->busy = rec->close_pending = false;
 	rec->strict = strict;
 	rec->errors = rec->warnings = 0;
 	f = feed__new(PyBytes_AS_STRING(bytes), opts, nopts);

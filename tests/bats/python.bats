@@ -140,6 +140,49 @@ print(next(it)["type"])' "$T/big.data"
 	[ "$output" = cxl_hmu_unit ]
 }
 
+@test "close() from another thread ends a __next__ that waits on a silent pipe" {
+	"$HWTRACE" synth --type cxl-hmu --seed 5 --size 256K --pipe -o "$T/pipe2.data"
+	end=$(python3 "$BATS_TEST_DIRNAME/lib/perfdata.py" records "$T/pipe2.data" |
+	      awk '$2 == 71 { print $1 + $3 + $4; exit }')
+	mkfifo "$T/fifo2"
+	timeout 60 env PYTHONPATH="$BUILD/python" python3 - "$T/pipe2.data" "$T/fifo2" "$end" <<'EOF'
+import hwtrace, os, sys, threading, time
+data, fifo, end = open(sys.argv[1], "rb").read(), sys.argv[2], int(sys.argv[3])
+base = len(os.listdir("/proc/self/task"))
+done = threading.Event()
+def writer():
+    with open(fifo, "wb") as w:
+        w.write(data[:end])
+        w.flush()
+        done.wait(30)           # silent until the test is over
+threading.Thread(target=writer).start()
+it = hwtrace.open(fifo)
+second = []
+def closer():
+    time.sleep(0.5)
+    try:
+        next(it)                # a second __next__ while the first waits
+    except ValueError as e:
+        second.append(str(e))
+    it.close()
+threading.Thread(target=closer).start()
+t0 = time.monotonic()
+n = sum(1 for _ in it)          # 1061 records, then waits for more until close()
+dt = time.monotonic() - t0
+done.set()
+assert n == 1061, n
+assert 0.4 < dt < 5, dt
+assert second and "already running" in second[0], second
+assert next(it, None) is None
+for _ in range(50):             # the worker ends once its read returns
+    if len(os.listdir("/proc/self/task")) <= base:
+        break
+    time.sleep(0.1)
+else:
+    raise SystemExit("threads left: %d" % len(os.listdir("/proc/self/task")))
+EOF
+}
+
 @test "an error arrives in order: strict=True raises it after the records before it" {
 	cp "$T/hmu.data" "$T/bad.data"
 	# the second AUXTRACE claims more payload than the file holds
