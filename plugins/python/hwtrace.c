@@ -180,24 +180,31 @@ static struct type_cache *type_cache(const struct hwt_record_type *t)
 	tc = &types[i];
 	tc->f = PyMem_Calloc(t->nfields ? t->nfields : 1, sizeof(*tc->f));
 	tc->name = PyUnicode_InternFromString(t->name);
-	if (!tc->f || !tc->name) {
-		PyMem_Free(tc->f);
-		Py_CLEAR(tc->name);
-		tc->f = NULL;
-		return (struct type_cache *)PyErr_NoMemory();
-	}
-	for (uint32_t k = 0; k < t->nfields; k++) {
+	tc->nopt = 0;
+	for (uint32_t k = 0; tc->f && tc->name && k < t->nfields; k++) {
 		const struct hwt_field *f = &t->fields[k];
 		struct field_cache *fc = &tc->f[k];
 
 		fc->key = PyUnicode_InternFromString(f->name);
 		if (!fc->key)
-			return NULL;	/* tc->t unset: the next record tries again */
+			goto fail;
 		fc->how = how_of(f);
 		fc->opt = (f->flags & HWT_FF_OPTIONAL) ? (int)tc->nopt++ : -1;
 	}
+	if (!tc->f || !tc->name)
+		goto fail;
 	tc->t = t;
 	return last_tc = tc;
+fail:
+	/* tc->t stays unset: the next record of the type tries again */
+	for (uint32_t k = 0; tc->f && k < t->nfields; k++)
+		Py_XDECREF(tc->f[k].key);
+	PyMem_Free(tc->f);
+	tc->f = NULL;
+	Py_CLEAR(tc->name);
+	if (!PyErr_Occurred())
+		PyErr_NoMemory();
+	return NULL;
 }
 
 /* A new reference to enum name @v of @f, made once. */
