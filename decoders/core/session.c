@@ -46,6 +46,12 @@ struct session {
 	size_t carry_cap;
 };
 
+/* The caller asked the session to end early (hwt_session_opts.stop). */
+static bool stopped(const struct hwt_session_opts *o)
+{
+	return o->stop && __atomic_load_n(o->stop, __ATOMIC_RELAXED);
+}
+
 static void session_emit(void *ctx, const struct hwt_record *rec)
 {
 	struct stream_state *st = ctx;
@@ -295,12 +301,12 @@ static void on_auxtrace(struct session *ss, const struct hwt_event *ev)
 		ss->sink->chunk(ss->sink->ctx, &st->s, &c, ev->payload_size);
 	if (!ev->payload_size)
 		return;
-	while ((n = hwt_reader__payload(ss->r, &p)) > 0) {
+	while (!stopped(ss->o) && (n = hwt_reader__payload(ss->r, &p)) > 0) {
 		c.last = pulled + n >= ev->payload_size;
 		carried = feed(ss, st, &c, carried, p, n, base + pulled);
 		pulled += n;
 	}
-	if (carried) {
+	if (carried && !stopped(ss->o)) {
 		/* the payload was cut: let the decoder see (and account for) the rest */
 		c.last = true;
 		feed(ss, st, &c, carried, NULL, 0, base + pulled);
@@ -310,11 +316,12 @@ static void on_auxtrace(struct session *ss, const struct hwt_event *ev)
 static void session_finish(struct session *ss)
 {
 	const struct hwt_stream *list[MAX_STREAMS];
+	bool stop = stopped(ss->o);
 
 	for (uint32_t i = 0; i < ss->nstreams; i++) {
 		struct stream_state *st = ss->streams[i];
 
-		if (st->dec && st->s.ops->finish) {
+		if (st->dec && st->s.ops->finish && !stop) {
 			struct hwt_emit emit = stream_emit(ss, st);
 
 			st->s.ops->finish(st->dec, &emit);
@@ -386,7 +393,7 @@ int hwt_session__run(const char *path, const struct hwt_session_opts *o,
 	struct session ss = { .o = o, .sink = sink, .diag = diag };
 	const struct hwt_device *raw;
 	struct hwt_event ev;
-	int ret, fd;
+	int ret = 0, fd;
 
 	if (!diag->file)
 		diag->file = path;
@@ -407,7 +414,7 @@ int hwt_session__run(const char *path, const struct hwt_session_opts *o,
 		close(fd);
 		return -1;
 	}
-	while ((ret = hwt_reader__next(ss.r, &ev)) > 0) {
+	while (!stopped(o) && (ret = hwt_reader__next(ss.r, &ev)) > 0) {
 		if (sink->event)
 			sink->event(sink->ctx, ss.r, &ev);
 		switch (ev.hdr->type) {
@@ -444,7 +451,7 @@ static bool raw_mapped(struct session *ss, struct stream_state *st, struct hwt_c
 {
 	uint64_t pos = 0, end = 0, page = (uint64_t)sysconf(_SC_PAGESIZE);
 
-	while (!c->last) {
+	while (!c->last && !stopped(ss->o)) {
 		struct hwt_emit emit = stream_emit(ss, st);
 		uint64_t have = total - end < RAW_WINDOW ? total - end : RAW_WINDOW;
 		uint64_t start;
@@ -572,7 +579,7 @@ static int session_raw_fd(int fd, const char *path, const struct hwt_session_opt
 		sink->chunk(sink->ctx, &st->s, &c, total);
 	if (st->dec && total && raw_mapped(&ss, st, &c, fd, total))
 		eof = true;
-	while (!eof && st->dec) {
+	while (!eof && st->dec && !stopped(o)) {
 		size_t have = 0;
 
 		/* fill the window so a decoder sees whole units most of the time */

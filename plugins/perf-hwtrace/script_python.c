@@ -21,8 +21,9 @@
  * Speed (issue 6 wants >= 5x stock perf, tests/bench/inject.sh): whatever a
  * record type fixes (handler, names, attr bytes, dict keys, field kinds) is
  * made once per type; a record's handler gets borrowed objects wherever a
- * value repeats, and objects nobody kept from the last call (empty lists,
- * ints) are reused in place rather than freed and made again.
+ * value repeats, and empty lists nobody kept from the last call are passed
+ * again.  Only CPython's public C API is used (tests/bats/python.bats
+ * checks): an int is never changed in place, a new value is a new int.
  */
 #ifdef HAVE_PYTHON
 #define PY_SSIZE_T_CLEAN
@@ -59,7 +60,6 @@ struct tp_field {
 	uint8_t type;		/* enum hwt_ftype */
 	bool optional;		/* present when the bool at present_offset is */
 	bool demoted;		/* string field now passed as bytearray */
-	bool roomy;		/* last is an int with room for any u64 (long_roomy()) */
 	bool is_signed;		/* hwt_field__is_signed() */
 	uint32_t offset, present_offset;
 	/* the last value: records of a chunk repeat many of them */
@@ -348,61 +348,6 @@ static PyObject *text_obj(struct tp_field *tf, const void *data)
 	return o;
 }
 
-#if PY_VERSION_HEX < 0x030C0000 && PyLong_SHIFT == 30
-/*
- * Most numeric fields change with every record (unit, count, dpa), so an int
- * is made and freed per field per record.  An int nobody but us holds can be
- * given the next value in place instead, which no hook can observe: ints
- * carry no cached hash and no weak references.  Such ints are allocated with
- * room for any u64; small ints stay perf's shared ones.  CPython 3.11's
- * layout; later versions take the plain path.
- */
-#define LONG_DIGITS	3	/* 64 bits in 30-bit digits */
-#define LONG_SMALL	257	/* ints below this are shared singletons */
-
-static void long_set(PyObject *o, uint64_t v)
-{
-	PyLongObject *l = (PyLongObject *)o;
-	Py_ssize_t n = 0;
-
-	for (; v; v >>= PyLong_SHIFT)
-		l->ob_digit[n++] = (digit)(v & PyLong_MASK);
-	Py_SET_SIZE(l, n);
-}
-
-static PyObject *long_roomy(struct tp_field *tf, uint64_t v)
-{
-	PyObject *o;
-
-	tf->roomy = v >= LONG_SMALL;
-	if (!tf->roomy)
-		return PyLong_FromUnsignedLongLong(v);
-	o = (PyObject *)_PyLong_New(LONG_DIGITS);
-	if (o)
-		long_set(o, v);
-	return o;
-}
-
-static bool long_reuse(struct tp_field *tf, uint64_t v)
-{
-	if (!tf->roomy || v < LONG_SMALL || Py_REFCNT(tf->last) != 1)
-		return false;
-	long_set(tf->last, v);
-	tf->last_num = v;
-	return true;
-}
-#else
-static PyObject *long_roomy(struct tp_field *tf, uint64_t v)
-{
-	return PyLong_FromUnsignedLongLong(v);
-}
-
-static bool long_reuse(struct tp_field *tf, uint64_t v)
-{
-	return false;
-}
-#endif
-
 /*
  * Field @tf's value: a borrowed reference to the cached object when the value
  * is the last one again (or becomes the cached one), else a new reference
@@ -423,14 +368,8 @@ field_obj(struct tp_field *tf, const void *data, bool *owned)
 		num_get(tf, data, &v);		/* absent: 0 */
 		if (tf->last && tf->last_num == v)
 			return tf->last;
-		if (tf->is_signed) {
-			o = PyLong_FromLongLong((long long)v);
-			tf->roomy = false;
-		} else if (long_reuse(tf, v)) {
-			return tf->last;
-		} else {
-			o = long_roomy(tf, v);
-		}
+		o = tf->is_signed ? PyLong_FromLongLong((long long)v) :
+				    PyLong_FromUnsignedLongLong(v);
 		if (!o)
 			return NULL;
 		break;

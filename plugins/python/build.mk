@@ -2,8 +2,8 @@
 #
 #   perf-hwtrace script -s HOOK.py: build/perf-hwtrace-python.so, the embedded
 #   libpython runner (python3-config --embed), dlopen()ed by the tool for -s
-#   build/python/hwtrace<EXT_SUFFIX>: the `hwtrace` module (import with
-#   PYTHONPATH=build/python)
+#   build/python/hwtrace<EXT_SUFFIX>: the `hwtrace` module, a streaming
+#   iterator over decoded records (import with PYTHONPATH=build/python)
 # Without python3-config both are left out and `script -s` says so.
 
 # Debian's python3-config (libpython3-dev) when present, the interpreter stock
@@ -53,7 +53,10 @@ install-python-runner: $(PY_RUNNER)
 PY_MODULE := $(BUILD)/python/hwtrace$(PY_EXT)
 all: $(PY_MODULE)
 
-$(PY_MODULE): plugins/python/hwtrace.c $(PLAIN_LIB)
+# hwtrace.c: the module and its objects; feed.c: the worker thread that runs
+# the session and queues its records (no Python there)
+$(PY_MODULE): plugins/python/hwtrace.c plugins/python/feed.c plugins/python/feed.h $(PLAIN_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(PLAIN_CFLAGS) $(PY_INCLUDES) -shared -o $@ $< $(PLAIN_LIB) -lzstd -lm
+	$(CC) $(PLAIN_CFLAGS) $(PY_INCLUDES) -shared -o $@ $(filter %.c,$^) $(PLAIN_LIB) \
+		-lzstd -lm -pthread
 endif

@@ -235,6 +235,13 @@ struct hwt_sink {
  * @no_summary:	decoders may skip work that only feeds summary records
  * @summary_only: data records are only counted (see struct hwt_aux_ctx)
  * @raw_type:	hwt_session__run_raw(): decoder name
+ * @stop:	optional: once *@stop is non-zero (set by another thread with an
+ *		atomic store, or by a signal handler) the session stops before
+ *		the next perf.data record or payload piece: the rest of the input
+ *		is not read, decoders' finish (summary records) is skipped, and
+ *		sink->end still sees the streams' counters so far.  A decoder
+ *		finishes the piece it is decoding, so a sink may get records of
+ *		that piece after setting it.
  */
 struct hwt_session_opts {
 	const struct hwt_opt *opts;
@@ -243,6 +250,7 @@ struct hwt_session_opts {
 	bool no_summary;
 	bool summary_only;
 	const char *raw_type;
+	const volatile int *stop;
 };
 
 /**
