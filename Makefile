@@ -28,7 +28,8 @@ VERSION   := 0.1.0
 # Debian packages the build, the tests and the benchmarks need.
 DEB_PKGS  := build-essential pkg-config libzstd-dev zstd libelf-dev libtraceevent-dev \
              libpython3-dev python3 bats linux-perf clang llvm intel-gpu-tools \
-             trace-cmd tmux hyperfine qemu-system-x86 linux-headers-amd64 busybox-static cpio
+             trace-cmd tmux hyperfine qemu-system-x86 linux-headers-amd64 busybox-static cpio \
+             linux-source-6.1
 
 LIB_SRC   := $(sort $(wildcard decoders/*/*.c))
 TOOL_SRC  := $(sort $(filter-out plugins/perf-hwtrace/main.c,$(wildcard plugins/perf-hwtrace/*.c)))
@@ -42,12 +43,20 @@ MAIN_OBJ  := $(BUILD)/obj/plugins/perf-hwtrace/main.o
 UNIT_BIN  := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 UNIT_LOBJ := $(UNIT_LIB:%.c=$(BUILD)/obj/%.o)
 
+# libperf (stat counts through it) is not packaged in Debian 12: built once
+# from linux-source-6.1's tools/lib/perf into build-libperf/, linked statically
+LIBPERF_DIR := build-libperf
+LIBPERF_A   := $(LIBPERF_DIR)/tools/lib/perf/libperf.a
+LIBAPI_A    := $(LIBPERF_DIR)/tools/lib/api/libapi.a
+LIBPERF     := $(LIBPERF_A) $(LIBAPI_A)
+CPPFLAGS    += -I$(LIBPERF_DIR)/tools/lib/perf/include
+
 STATIC_LIB := $(BUILD)/libhwtrace.a
 SHARED_LIB := $(BUILD)/libhwtrace.so.0
 TOOL_LIB   := $(BUILD)/libhwtrace-tool.a
 TOOL       := $(BUILD)/perf-hwtrace
 
-.PHONY: all deps deps-check demo test unit bats check fuzz fuzz-long lint checkpatch bench install clean kernel e2e
+.PHONY: libperf all deps deps-check demo test unit bats check fuzz fuzz-long lint checkpatch bench install clean kernel e2e
 
 all: $(TOOL) $(STATIC_LIB) $(SHARED_LIB) $(UNIT_BIN)
 
@@ -73,13 +82,38 @@ $(TOOL_LIB): $(TOOL_OBJ)
 
 # -rdynamic and whole archives: the Python runner module (plugins/python/
 # build.mk), dlopen()ed for script -s, resolves hwtrace's symbols from the tool
-$(TOOL): $(MAIN_OBJ) $(TOOL_LIB) $(STATIC_LIB)
+$(TOOL): $(MAIN_OBJ) $(TOOL_LIB) $(STATIC_LIB) $(LIBPERF)
 	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $(MAIN_OBJ) \
-		-Wl,--whole-archive $(TOOL_LIB) $(STATIC_LIB) -Wl,--no-whole-archive $(LDLIBS)
+		-Wl,--whole-archive $(TOOL_LIB) $(STATIC_LIB) -Wl,--no-whole-archive \
+		$(LIBPERF) $(LDLIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB)
+$(BUILD)/tests/%: tests/unit/%.c $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB) $(LIBPERF)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB) \
+		$(LIBPERF) $(LDLIBS)
+
+# cmd_stat includes libperf's headers: unpacked with it
+$(BUILD)/obj/plugins/perf-hwtrace/cmd_stat.o $(BUILD)/static/obj/plugins/perf-hwtrace/cmd_stat.o: \
+	| $(LIBPERF)
+
+# Only what tools/lib/perf and tools/lib/api build from; a clean make
+# environment so that a caller's CC/CFLAGS (ASan) do not reach the kernel's
+# own Makefiles.
+$(LIBPERF_A):
+	@test -f /usr/src/linux-source-6.1.tar.xz || \
+		{ echo "libperf: no /usr/src/linux-source-6.1.tar.xz: run make deps"; exit 1; }
+	@mkdir -p $(LIBPERF_DIR)
+	tar -xJf /usr/src/linux-source-6.1.tar.xz -C $(LIBPERF_DIR) --strip-components=1 \
+		--wildcards --no-wildcards-match-slash '*/tools/lib/perf' '*/tools/lib/api' \
+		'*/tools/lib/*.c' '*/tools/include' '*/tools/arch' '*/tools/build' '*/tools/scripts'
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $(MAKE) -s -C $(LIBPERF_DIR)/tools/lib/perf \
+		CC=cc libperf.a
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL $(MAKE) -s -C $(LIBPERF_DIR)/tools/lib/api \
+		CC=cc libapi.a
+
+$(LIBAPI_A): $(LIBPERF_A)
+
+libperf: $(LIBPERF)
 
 # test_abi reads the shared library's symbol table
 $(BUILD)/tests/test_abi: $(SHARED_LIB)
@@ -103,13 +137,11 @@ endef
 
 deps:
 	$(call apt_install,$(DEB_PKGS))
+	$(MAKE) libperf
 
 # make check also lints kernel/ with the kernel's checkpatch.pl, which Debian
-# ships only inside linux-source-6.1 (not in the headers packages)
-CHECK_PKGS := linux-source-6.1
-
+# ships only inside linux-source-6.1 (in DEB_PKGS for libperf)
 deps-check: deps
-	$(call apt_install,$(CHECK_PKGS))
 
 demo: deps
 	$(MAKE) all
@@ -226,7 +258,7 @@ $(BUILD)/static/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -DHWTRACE_STATIC $(WARN) $(OPT) -MMD -MP -c $< -o $@
 
-$(STATIC_TOOL): $(STATIC_OBJ)
+$(STATIC_TOOL): $(STATIC_OBJ) $(LIBPERF)
 	$(CC) -static -o $@ $^ -lzstd -lm
 
 -include $(shell find $(BUILD)/static/obj -name '*.d' 2>/dev/null)
@@ -254,7 +286,7 @@ install: all
 		ln -sf perf-hwtrace $(DESTDIR)$(PREFIX)/share/bash-completion/completions/perf; fi
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz build-checkpatch
+	rm -rf $(BUILD) build-asan build-fuzz build-checkpatch $(LIBPERF_DIR)
 
 include plugins/python/build.mk plugins/traceevent/build.mk
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_stat.c - `perf hwtrace stat`: count sysfs PMU events with perf_event_open.
+ * cmd_stat.c - `perf hwtrace stat`: perf stat for generic and sysfs PMU events.
  *
- * System-wide (-a): one counter per CPU of the PMU's cpumask (all online
- * CPUs when it has none).  Otherwise the command after "--" is counted
- * (inherit + enable_on_exec), which counting-only PMUs such as cxl_pmu
- * refuse: we say so before the kernel answers with a bare EOPNOTSUPP.
- * Counts are read with TOTAL_TIME_ENABLED/RUNNING and scaled when the
- * counter was multiplexed.  (libperf is not packaged in Debian 12.)
+ * Counts through libperf (perf_evsel__open/__read, built from the kernel's
+ * tools/lib/perf: Debian 12 does not package it).  System-wide (-a): one
+ * counter per CPU of the PMU's cpumask (all online CPUs when it has none).
+ * Otherwise the command after "--" is counted (inherit + enable_on_exec),
+ * which counting-only PMUs such as cxl_pmu refuse: we say so before the
+ * kernel answers with a bare EOPNOTSUPP.  The counters of an event are summed
+ * and scaled by enabled/running as perf stat's default aggregation does;
+ * stat_print.c prints them in perf's layout.  Without -e, perf's default
+ * events.  An event the kernel does not have here is <not supported>.
  *
  * The exit status is the command's, as with perf stat: its exit code, or 0
  * with "CMD: <signal>" on stderr when a signal ended it; 1 when it could not
@@ -15,23 +18,28 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <sys/syscall.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <linux/perf_event.h>
+#include <perf/core.h>
+#include <perf/cpumap.h>
+#include <perf/evsel.h>
+#include <perf/threadmap.h>
 
 #include "commands.h"
 #include "out.h"
 #include "parse_options.h"
 #include "pmu/pmu_internal.h"
+#include "stat_print.h"
 
 #define MAX_EVENTS 64
 #define MAX_CPUS 4096
@@ -40,10 +48,9 @@ struct stat_event {
 	const char *name;
 	struct perf_event_attr attr;
 	struct hwt_pmu *pmu;
-	int *fds;
-	int nfds;
-	double last;		/* scaled total at the previous interval */
-	bool scaled;
+	struct perf_evsel *evsel;	/* NULL: not supported here */
+	int ncpu;			/* its counters, one per CPU (1 per task) */
+	struct perf_counts_values last;	/* raw sums at the previous interval */
 };
 
 static volatile sig_atomic_t stat_stop;
@@ -53,98 +60,171 @@ static void stat_signal(int sig)
 	stat_stop = 1;
 }
 
-static double now_s(void)
+/* SIGCHLD only interrupts the -I sleep, to print the last partial interval */
+static void stat_sigchld(int sig)
+{
+}
+
+static uint64_t now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* Sum of the event's counters, each scaled by enabled/running. */
-static double read_event(struct stat_event *ev)
+/* libperf's own messages: its warnings and errors, under our name */
+static int libperf_print(enum libperf_print_level level, const char *fmt, va_list ap)
 {
-	double total = 0;
-
-	ev->scaled = false;
-	for (int i = 0; i < ev->nfds; i++) {
-		uint64_t v[3];
-
-		if (read(ev->fds[i], v, sizeof(v)) != sizeof(v))
-			continue;
-		if (v[2] && v[2] < v[1]) {
-			total += (double)v[0] * v[1] / v[2];
-			ev->scaled = true;
-		} else if (v[2] || !v[1]) {
-			total += (double)v[0];
-		}
-	}
-	return total;
+	if (level > LIBPERF_WARN)
+		return 0;
+	fprintf(stderr, "perf hwtrace stat: libperf: ");
+	return vfprintf(stderr, fmt, ap);
 }
 
+/* The event's counters summed over its CPUs: value, time enabled, time running. */
+static struct perf_counts_values read_event(struct stat_event *ev)
+{
+	struct perf_counts_values sum = { { { 0 } } };
+	for (int i = 0; i < ev->ncpu; i++) {
+		struct perf_counts_values v = { { { 0 } } };
+
+		if (perf_evsel__read(ev->evsel, i, 0, &v))
+			continue;
+		sum.val += v.val;
+		sum.ena += v.ena;
+		sum.run += v.run;
+	}
+	return sum;
+}
+
+/*
+ * The unit and scale perf shows: msec for the clocks (counted in ns), else
+ * those of the sysfs alias pmu/alias/ when it has .unit/.scale files.
+ */
+static void event_unit(const struct stat_event *ev, struct stat_count *c)
+{
+	const char *slash = strchr(ev->name, '/');
+
+	c->unit = "";
+	c->scale = 1;
+	if (ev->attr.type == PERF_TYPE_SOFTWARE && (ev->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+						    ev->attr.config == PERF_COUNT_SW_TASK_CLOCK)) {
+		c->unit = "msec";
+		c->scale = 1e-6;
+		return;
+	}
+	if (!ev->pmu || !slash)
+		return;
+	for (int i = 0; i < hwt_pmu__nevents(ev->pmu); i++) {
+		const char *alias = hwt_pmu__event(ev->pmu, i, NULL);
+		size_t len = strlen(alias);
+
+		if (strncmp(slash + 1, alias, len) || strcmp(slash + 1 + len, "/"))
+			continue;
+		if (hwt_pmu__event_unit(ev->pmu, i))
+			c->unit = hwt_pmu__event_unit(ev->pmu, i);
+		if (hwt_pmu__event_scale(ev->pmu, i))
+			c->scale = strtod(hwt_pmu__event_scale(ev->pmu, i), NULL);
+		return;
+	}
+}
+
+/*
+ * Opens the event through libperf: on its PMU's cpumask (else every online
+ * CPU) for -a, else on the child (pid, any CPU).  The errors perf stat shows
+ * as <not supported> leave ev->evsel NULL; others fail.
+ */
 static int open_event(struct stat_event *ev, const char *sysfs, bool system_wide, pid_t child)
 {
-	int cpus[MAX_CPUS], ncpu;
+	struct perf_cpu_map *cpus = NULL;
+	struct perf_thread_map *threads = NULL;
+	int err;
 
 	ev->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	ev->attr.disabled = 1;
 	if (system_wide) {
-		ncpu = ev->pmu && *hwt_pmu__cpumask(ev->pmu) ?
-		       hwt_pmu__cpus(ev->pmu, cpus, MAX_CPUS) :
-		       hwt_cpulist__online(sysfs, cpus, MAX_CPUS);
+		static int ids[MAX_CPUS];
+		static char list[MAX_CPUS * 6];
+		int ncpu = ev->pmu && *hwt_pmu__cpumask(ev->pmu) ?
+			   hwt_pmu__cpus(ev->pmu, ids, MAX_CPUS) :
+			   hwt_cpulist__online(sysfs, ids, MAX_CPUS);
+		size_t off = 0;
+
+		if (ncpu <= 0) {
+			fprintf(stderr, "perf hwtrace stat: %s: no CPUs to count on\n", ev->name);
+			return -1;
+		}
+		for (int i = 0; i < ncpu; i++)
+			off += snprintf(list + off, sizeof(list) - off, "%s%d", i ? "," : "", ids[i]);
+		cpus = perf_cpu_map__new(list);
+		ev->ncpu = perf_cpu_map__nr(cpus);
 	} else {
 		ev->attr.inherit = 1;
 		ev->attr.enable_on_exec = 1;
-		ncpu = 1;
-		cpus[0] = -1;
+		threads = perf_thread_map__new_array(1, &child);
+		ev->ncpu = 1;
 	}
-	if (ncpu <= 0) {
-		fprintf(stderr, "perf hwtrace stat: %s: no CPUs to count on\n", ev->name);
-		return -1;
+	ev->evsel = perf_evsel__new(&ev->attr);
+	if (!ev->evsel || (system_wide ? !cpus : !threads)) {
+		fprintf(stderr, "perf hwtrace stat: %s: out of memory\n", ev->name);
+		err = -ENOMEM;
+		goto out;
 	}
-	ev->fds = calloc(ncpu, sizeof(int));
-	if (!ev->fds)
-		return -1;
-	for (int i = 0; i < ncpu; i++) {
-		int fd = syscall(SYS_perf_event_open, &ev->attr, system_wide ? -1 : child, cpus[i],
-				 -1, PERF_FLAG_FD_CLOEXEC);
-
-		if (fd < 0) {
-			int e = errno;
-
-			fprintf(stderr, "perf hwtrace stat: %s: perf_event_open on cpu %d: %s%s\n",
-				ev->name, cpus[i], strerror(e),
-				e == EACCES || e == EPERM ?
-				" (needs root or a lower /proc/sys/kernel/perf_event_paranoid)" :
-				e == EOPNOTSUPP ? " (the PMU does not support this mode)" : "");
-			return -1;
-		}
-		ev->fds[ev->nfds++] = fd;
+	err = perf_evsel__open(ev->evsel, cpus, threads);
+	if (err == -ENOENT || err == -EOPNOTSUPP || err == -EINVAL || err == -ENOSYS ||
+	    err == -ENXIO || err == -ENODEV) {
+		/* as perf stat: counted as <not supported>, the rest goes on */
+		perf_evsel__delete(ev->evsel);
+		ev->evsel = NULL;
+		err = 0;
+	} else if (err) {
+		fprintf(stderr, "perf hwtrace stat: %s: perf_event_open: %s%s\n", ev->name,
+			strerror(-err), err == -EACCES || err == -EPERM ?
+			" (needs root or a lower /proc/sys/kernel/perf_event_paranoid)" : "");
 	}
-	return 0;
+out:
+	perf_cpu_map__put(cpus);
+	perf_thread_map__put(threads);
+	return err ? -1 : 0;
 }
 
-static void print_counts(struct stat_event *evs, int nev, const char *sep, double t,
-			 bool interval)
+/*
+ * Reads every event into @out: the totals, or with @interval the change since
+ * the previous call; each scaled by enabled/running as perf stat scales.
+ */
+static void read_counts(struct stat_event *evs, int nev, struct stat_count *out, bool interval)
 {
 	for (int i = 0; i < nev; i++) {
-		double v = read_event(&evs[i]);
-		double shown = interval ? v - evs[i].last : v;
+		struct stat_count *c = &out[i];
+		struct perf_counts_values v = { { { 0 } } };
 
-		evs[i].last = v;
-		if (sep) {
-			if (interval)
-				printf("%.6f%s", t, sep);
-			printf("%.0f%s%s%s%s\n", shown, sep, evs[i].name, sep, evs[i].scaled ? "scaled" : "");
-		} else {
-			if (interval)
-				printf("%14.6f ", t);
-			printf("%20.0f      %s%s\n", shown, evs[i].name,
-			       evs[i].scaled ? "  (scaled: multiplexed)" : "");
+		c->supported = evs[i].evsel != NULL;
+		if (c->supported) {
+			struct perf_counts_values now = read_event(&evs[i]);
+
+			v = now;
+			if (interval) {
+				v.val -= evs[i].last.val;
+				v.ena -= evs[i].last.ena;
+				v.run -= evs[i].last.run;
+			}
+			evs[i].last = now;
 		}
+		perf_counts_values__scale(&v, true, &c->scaled);
+		c->val = v.val;
+		c->ena = v.ena;
+		c->run = v.run;
 	}
+}
+
+static void print_interval(struct stat_print *sp, struct stat_event *evs, struct stat_count *c,
+			   int nev, uint64_t t_ns)
+{
+	read_counts(evs, nev, c, true);
+	stat_print__counts(sp, c, nev, t_ns);
 	/* a lost write ends the count; the exit path (out.h) says why */
-	if (fflush(stdout) == EOF) {
+	if (fflush(sp->f) == EOF) {
 		out__stdout_failed(errno);
 		stat_stop = 1;
 	}
@@ -169,13 +249,48 @@ static int check_mode(struct stat_event *ev, bool system_wide)
 }
 
 static const char *const stat_usage[] = {
-	"-e EVENT [-e EVENT] [-a] [-I MS] [-x SEP] [--sysfs DIR] [--dry-run] [-- CMD [ARGS]]",
+	"[-e EVENT]... [-a] [-I MS] [-x SEP] [--sysfs DIR] [--dry-run] [-- CMD [ARGS]]",
 	NULL,
 };
 
+/* perf stat's default events (-e not given); cpu-clock replaces task-clock for -a */
+static const char *const default_events[] = {
+	"task-clock", "context-switches", "cpu-migrations", "page-faults",
+	"cycles", "instructions", "branches", "branch-misses",
+};
+
 static struct stat_event evs[MAX_EVENTS];
+static struct stat_count counts[MAX_EVENTS];
 static int nev;
 static const char *ev_names[MAX_EVENTS];
+
+/* forks the command, held until a byte arrives on go[1]; exec_err gets its errno */
+static pid_t start_command(char **cmd_argv, int go[2], int exec_err[2])
+{
+	pid_t child;
+
+	/* exec_err: closed by a successful exec, else carries its errno */
+	if (pipe2(go, O_CLOEXEC) || pipe2(exec_err, O_CLOEXEC))
+		return -1;
+	child = fork();
+	if (child == 0) {
+		int e;
+		char c;
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execvp(cmd_argv[0], cmd_argv);
+		e = errno;
+		fprintf(stderr, "perf hwtrace stat: %s: %s\n", cmd_argv[0], strerror(e));
+		if (write(exec_err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(exec_err[1]);
+	return child;
+}
 
 int cmd_stat(int argc, char **argv)
 {
@@ -197,22 +312,29 @@ int cmd_stat(int argc, char **argv)
 		OPT_END(),
 	};
 	const struct parse_cmd cmd = { "stat", stat_usage, command__summary("stat"), opts };
+	struct stat_print sp;
+	struct rusage ru = { { 0 } };
 	pid_t child = -1;
-	double t0;
+	uint64_t t0;
 
 	memset(evs, 0, sizeof(evs));
+	memset(counts, 0, sizeof(counts));
 	ret = parse_options(argc, argv, &cmd, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (ret < 0)
 		return parse_options__status(ret);
-	for (int i = 0; i < nev; i++)
-		evs[i].name = ev_names[i];
 	if (ret)
 		cmd_argv = argv;
 	ret = 0;
-	if (!nev)
-		return usage_error("stat", "no event: give -e EVENT");
 	if (!system_wide && !dry_run && (!cmd_argv || !*cmd_argv))
 		return usage_error("stat", "nothing to count: give -a (system-wide) or a command");
+	if (!nev) {
+		for (size_t i = 0; i < sizeof(default_events) / sizeof(*default_events); i++)
+			ev_names[nev++] = default_events[i];
+		if (system_wide)
+			ev_names[0] = "cpu-clock";
+	}
+	for (int i = 0; i < nev; i++)
+		evs[i].name = ev_names[i];
 	for (int i = 0; i < nev; i++) {
 		if (hwt_pmu__parse_event_err(sysfs, evs[i].name, &evs[i].attr, &evs[i].pmu, err,
 					     sizeof(err))) {
@@ -234,31 +356,24 @@ int cmd_stat(int argc, char **argv)
 			       hwt_pmu__cpumask(evs[i].pmu) : "all");
 		goto out;
 	}
+	for (int i = 0; i < nev; i++) {
+		counts[i].name = evs[i].name;
+		counts[i].type = evs[i].attr.type;
+		counts[i].config = evs[i].attr.config;
+		event_unit(&evs[i], &counts[i]);
+	}
+	stat_print__init(&sp, stdout, sep, counts, nev);
+	libperf_init(libperf_print);
 	signal(SIGINT, stat_signal);
 	signal(SIGTERM, stat_signal);
+	sigaction(SIGCHLD, &(struct sigaction){ .sa_handler = stat_sigchld }, NULL);
 	if (cmd_argv && *cmd_argv) {
-		/* exec_err: closed by a successful exec, else carries its errno */
-		if (pipe2(go, O_CLOEXEC) || pipe2(exec_err, O_CLOEXEC)) {
+		child = start_command(cmd_argv, go, exec_err);
+		if (child < 0) {
+			fprintf(stderr, "perf hwtrace stat: %s: %s\n", cmd_argv[0], strerror(errno));
 			ret = EXIT_INPUT_ERROR;
 			goto out;
 		}
-		child = fork();
-		if (child == 0) {
-			char c;
-
-			close(go[1]);
-			if (read(go[0], &c, 1) != 1)
-				_exit(127);
-			execvp(cmd_argv[0], cmd_argv);
-			child_errno = errno;
-			fprintf(stderr, "perf hwtrace stat: %s: %s\n", cmd_argv[0],
-				strerror(child_errno));
-			if (write(exec_err[1], &child_errno, sizeof(child_errno)) < 0)
-				_exit(127);
-			_exit(127);
-		}
-		close(go[0]);
-		close(exec_err[1]);
 	}
 	for (int i = 0; i < nev; i++)
 		if (open_event(&evs[i], sysfs, system_wide, child)) {
@@ -271,9 +386,9 @@ int cmd_stat(int argc, char **argv)
 		}
 	if (system_wide)
 		for (int i = 0; i < nev; i++)
-			for (int j = 0; j < evs[i].nfds; j++)
-				ioctl(evs[i].fds[j], PERF_EVENT_IOC_ENABLE, 0);
-	t0 = now_s();
+			if (evs[i].evsel)
+				perf_evsel__enable(evs[i].evsel);
+	t0 = now_ns();
 	if (child > 0) {
 		if (write(go[1], "g", 1) != 1)
 			ret = EXIT_INPUT_ERROR;
@@ -282,37 +397,47 @@ int cmd_stat(int argc, char **argv)
 		while (read(exec_err[0], &child_errno, sizeof(child_errno)) < 0 && errno == EINTR)
 			;
 	}
+	sp.walltime_ns = interval_ms * 1e6;	/* perf divides by the interval's length */
 	for (;;) {
 		struct timespec ts = { interval_ms / 1000, (interval_ms % 1000) * 1000000L };
+		bool done = false;
 
 		if (child > 0 && !interval_ms) {
-			if (waitpid(child, &status, 0) == child)
+			if (wait4(child, &status, 0, &ru) == child)
 				break;
 			if (errno != EINTR)
 				break;
 			continue;	/* ^C goes to the child too; wait for it */
 		}
-		if (interval_ms) {
-			nanosleep(&ts, NULL);
-			print_counts(evs, nev, sep, now_s() - t0, true);
-		} else {
+		if (interval_ms)
+			nanosleep(&ts, NULL);	/* cut short by the command's end or ^C */
+		else
 			pause();
-		}
-		if (child > 0 && waitpid(child, &status, WNOHANG) == child)
-			break;
+		if (child > 0 && wait4(child, &status, WNOHANG, &ru) == child)
+			done = true;
 		if (child <= 0 && stat_stop)
+			done = true;
+		if (interval_ms)
+			print_interval(&sp, evs, counts, nev, now_ns() - t0);
+		if (done || (stat_stop && child <= 0))
 			break;
 	}
 	for (int i = 0; i < nev; i++)
-		for (int j = 0; j < evs[i].nfds; j++)
-			ioctl(evs[i].fds[j], PERF_EVENT_IOC_DISABLE, 0);
+		if (evs[i].evsel)
+			perf_evsel__disable(evs[i].evsel);
 	if (!interval_ms) {
-		if (!sep)
-			printf("\n Performance counter stats for '%s':\n\n",
-			       system_wide ? "system wide" : cmd_argv[0]);
-		print_counts(evs, nev, sep, 0, false);
-		if (!sep)
-			printf("\n%14.9f seconds time elapsed\n\n", now_s() - t0);
+		double user_sys[2] = {
+			ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+			ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6,
+		};
+
+		sp.walltime_ns = now_ns() - t0;
+		read_counts(evs, nev, counts, false);
+		stat_print__header(&sp, system_wide, cmd_argv);
+		stat_print__counts(&sp, counts, nev, 0);
+		stat_print__footer(&sp, child > 0 && !system_wide ? user_sys : NULL);
+		if (fflush(stdout) == EOF)
+			out__stdout_failed(errno);
 	}
 	/* the command's status, as perf stat returns it */
 	if (child > 0 && !ret) {
@@ -327,9 +452,10 @@ out:
 	if (exec_err[0] >= 0)
 		close(exec_err[0]);
 	for (int i = 0; i < nev; i++) {
-		for (int j = 0; j < evs[i].nfds; j++)
-			close(evs[i].fds[j]);
-		free(evs[i].fds);
+		if (evs[i].evsel) {
+			perf_evsel__close(evs[i].evsel);
+			perf_evsel__delete(evs[i].evsel);
+		}
 		hwt_pmu__delete(evs[i].pmu);
 	}
 	return ret;

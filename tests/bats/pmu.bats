@@ -92,8 +92,9 @@ teardown() {
 	ref=$(awk -F, '/cpu-clock/ { printf "%d", $1 }' "$T/perf.csv")
 	run "$HWTRACE" stat -x, -e cpu-clock -e software/cpu-clock/ -a -- sleep 0.5
 	[ "$status" -eq 0 ]
-	ours=$(echo "${lines[0]}" | awk -F, '{ printf "%d", $1 / 1e6 }')
-	ours2=$(echo "${lines[1]}" | awk -F, '{ printf "%d", $1 / 1e6 }')
+	# msec, as perf shows the clocks
+	ours=$(echo "${lines[0]}" | awk -F, '{ printf "%d", $1 }')
+	ours2=$(echo "${lines[1]}" | awk -F, '{ printf "%d", $1 }')
 	echo "perf $ref ms, ours $ours ms and $ours2 ms"
 	[ "$ref" -gt 0 ]
 	# both ran 0.5 s on every CPU: within 15 % of each other
@@ -104,17 +105,18 @@ teardown() {
 @test "stat -I prints interval counts; per-task counts a command" {
 	run "$HWTRACE" stat -e cpu-clock -a -I 100 -- sleep 0.35
 	[ "$status" -eq 0 ]
-	[ "${#lines[@]}" -ge 3 ]
-	[[ "${lines[0]}" == *cpu-clock ]]
+	[ "${#lines[@]}" -ge 4 ]
+	[[ "${lines[1]}" == *" cpu-clock "* ]]
 	run "$HWTRACE" stat -x, -e task-clock -- sleep 0.1
 	[ "$status" -eq 0 ]
 	# sleep hardly runs: well under its 100 ms of wall time, but not zero
-	local ns=${lines[0]%%,*}
+	local ns=${lines[0]#*,*,*,}
+	ns=${ns%%,*}
 	[ "$ns" -gt 0 ] && [ "$ns" -lt 100000000 ]
 }
 
 @test "stat usage errors" {
-	run "$HWTRACE" stat -a
+	run "$HWTRACE" stat
 	[ "$status" -eq 2 ]
 	run "$HWTRACE" stat -e cpu-clock
 	[ "$status" -eq 2 ]
