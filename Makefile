@@ -23,6 +23,8 @@ CPPFLAGS  += -DHWTRACE_VERSION=\"$(VERSION)\" -D_GNU_SOURCE $(addprefix -I,$(HDR
              -Idecoders/core -Idecoders
 ALL_CFLAGS = $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -MMD -MP
 LDLIBS    += -lzstd -lm
+# the tool alone reads ELF build ids (record's BUILD_ID feature)
+TOOL_LDLIBS := -lelf
 VERSION   := 0.1.0
 
 # Debian packages the build, the tests and the benchmarks need.
@@ -75,11 +77,11 @@ $(TOOL_LIB): $(TOOL_OBJ)
 # build.mk), dlopen()ed for script -s, resolves hwtrace's symbols from the tool
 $(TOOL): $(MAIN_OBJ) $(TOOL_LIB) $(STATIC_LIB)
 	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $(MAIN_OBJ) \
-		-Wl,--whole-archive $(TOOL_LIB) $(STATIC_LIB) -Wl,--no-whole-archive $(LDLIBS)
+		-Wl,--whole-archive $(TOOL_LIB) $(STATIC_LIB) -Wl,--no-whole-archive $(LDLIBS) $(TOOL_LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB) $(LDLIBS) $(TOOL_LDLIBS)
 
 # test_abi reads the shared library's symbol table
 $(BUILD)/tests/test_abi: $(SHARED_LIB)
@@ -227,7 +229,7 @@ $(BUILD)/static/obj/%.o: %.c
 	$(CC) $(CPPFLAGS) -DHWTRACE_STATIC $(WARN) $(OPT) -MMD -MP -c $< -o $@
 
 $(STATIC_TOOL): $(STATIC_OBJ)
-	$(CC) -static -o $@ $^ -lzstd -lm
+	$(CC) -static -o $@ $^ -lelf -lz -lzstd -lm
 
 -include $(shell find $(BUILD)/static/obj -name '*.d' 2>/dev/null)
 

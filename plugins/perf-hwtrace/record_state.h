@@ -119,4 +119,21 @@ int rec_aux__info(const char *sysfs, const struct rec_event *ev, uint64_t *buf, 
 /* record_features.c: HOSTNAME .. CMDLINE, PMU_MAPPINGS; returns 0 or -1 */
 int rec_features__set(struct hwt_writer *w, const char *sysfs, int argc, char **argv);
 
+/**
+ * struct rec_dsos - paths of the files the running processes map executable
+ */
+struct rec_dsos {
+	char **names;
+	size_t n, cap;
+};
+
+/* record_synth.c: COMM/MMAP2 of the running processes, as perf record -a */
+int rec_synth__threads(struct hwt_writer *w, const char *proc, uint64_t sample_type,
+		       struct rec_dsos *dsos);
+
+/* record_buildid.c: the BUILD_ID feature (kernel, modules, @dsos) */
+int rec_dsos__add(struct rec_dsos *d, const char *path);
+void rec_dsos__free(struct rec_dsos *d);
+int rec_buildid__set(struct hwt_writer *w, const char *sysfs, struct rec_dsos *dsos);
+
 #endif
