@@ -2,7 +2,8 @@
 /*
  * record_state.h - the pieces of `perf hwtrace record` (cmd_record.c drives
  * them): events opened per CPU, their ring and AUX mmaps, the AUXTRACE_INFO
- * of the device their PMU name matches, and the header features.
+ * of the device their PMU name matches, the header features, and what a
+ * system-wide recording says of the processes already running.
  */
 #ifndef PERF_HWTRACE_RECORD_STATE_H
 #define PERF_HWTRACE_RECORD_STATE_H

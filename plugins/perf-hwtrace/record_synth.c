@@ -186,7 +186,8 @@ static int synth_process(struct synth *s, long pid)
  * @dsos:	collects the paths of the files mapped executable
  *
  * Processes and threads that exit while being read are skipped.
- * Returns 0, or -1 with errno set (the /proc listing or a write failed).
+ * Returns 0; -2 when @proc cannot be listed (said on stderr); -1 with errno
+ * set when a write failed.
  */
 int rec_synth__threads(struct hwt_writer *w, const char *proc, uint64_t sample_type,
 		       struct rec_dsos *dsos)
@@ -204,8 +205,11 @@ int rec_synth__threads(struct hwt_writer *w, const char *proc, uint64_t sample_t
 	s.trailer = 8 * (size_t)__builtin_popcountll(sample_type & in_trailer);
 	s.dsos = dsos;
 	d = opendir(proc);
-	if (!d)
-		return -1;
+	if (!d) {
+		fprintf(stderr, "perf hwtrace record: %s: cannot list the running processes: %s\n",
+			proc, strerror(errno));
+		return -2;
+	}
 	while (!ret && (de = readdir(d)))
 		if (is_number(de->d_name))
 			ret = synth_process(&s, atol(de->d_name));

@@ -293,3 +293,10 @@ $want $TMP/hwtbusy" ]
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"PERF_RECORD_COMM: hwtbusy:$BG/$BG"* ]]
 }
+
+@test "record -a --proc: a root that cannot be listed is an error, no file is left" {
+	run "$HWTRACE" record -q -e cpu-clock -a --proc "$TMP/noproc" -o "$TMP/x.data" -- true
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$TMP/noproc: cannot list the running processes: No such file or directory"* ]]
+	[ ! -e "$TMP/x.data" ]
+}
