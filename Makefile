@@ -23,6 +23,8 @@ CPPFLAGS  += -DHWTRACE_VERSION=\"$(VERSION)\" -D_GNU_SOURCE $(addprefix -I,$(HDR
              -Idecoders/core -Idecoders
 ALL_CFLAGS = $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -MMD -MP
 LDLIBS    += -lzstd -lm
+# the tool alone reads ELF build ids (record's BUILD_ID feature)
+TOOL_LDLIBS := -lelf
 VERSION   := 0.1.0
 
 # Debian packages the build, the tests and the benchmarks need.
@@ -85,12 +87,12 @@ $(TOOL_LIB): $(TOOL_OBJ)
 $(TOOL): $(MAIN_OBJ) $(TOOL_LIB) $(STATIC_LIB) $(LIBPERF)
 	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $(MAIN_OBJ) \
 		-Wl,--whole-archive $(TOOL_LIB) $(STATIC_LIB) -Wl,--no-whole-archive \
-		$(LIBPERF) $(LDLIBS)
+		$(LIBPERF) $(LDLIBS) $(TOOL_LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB) $(LIBPERF)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB) \
-		$(LIBPERF) $(LDLIBS)
+		$(LIBPERF) $(LDLIBS) $(TOOL_LDLIBS)
 
 # cmd_stat includes libperf's headers: unpacked with it
 $(BUILD)/obj/plugins/perf-hwtrace/cmd_stat.o $(BUILD)/static/obj/plugins/perf-hwtrace/cmd_stat.o: \
@@ -259,7 +261,7 @@ $(BUILD)/static/obj/%.o: %.c
 	$(CC) $(CPPFLAGS) -DHWTRACE_STATIC $(WARN) $(OPT) -MMD -MP -c $< -o $@
 
 $(STATIC_TOOL): $(STATIC_OBJ) $(LIBPERF)
-	$(CC) -static -o $@ $^ -lzstd -lm
+	$(CC) -static -o $@ $^ -lelf -lz -lzstd -lm
 
 -include $(shell find $(BUILD)/static/obj -name '*.d' 2>/dev/null)
 

@@ -33,6 +33,7 @@ struct rec_opts {
 	unsigned int data_pages, aux_pages;
 	const char *output;
 	const char *sysfs;
+	const char *proc;
 	bool quiet;
 	char **cmd;
 };
@@ -45,7 +46,8 @@ static void on_signal(int sig)
 }
 
 static const char *const record_usage[] = {
-	"-e EVENT [-e EVENT] [-a | -C CPUS] [-m DATA,AUX] [-o FILE] [--sysfs DIR] [-q] "
+	"-e EVENT [-e EVENT] [-a | -C CPUS] [-m DATA,AUX] [-o FILE] [--sysfs DIR] [--proc DIR] "
+	"[-q] "
 	"[-- CMD [ARGS]]",
 	NULL,
 };
@@ -136,6 +138,8 @@ static int parse_opts(int argc, char **argv, struct rec_opts *o)
 			   "output (default perf.data; - for pipe mode on stdout)"),
 		OPT_STRING(0, "sysfs", &o->sysfs, "DIR", "sysfs root for PMU descriptions "
 			   "(default /sys)"),
+		OPT_STRING(0, "proc", &o->proc, "DIR", "procfs root for the processes running "
+			   "at the start of a system-wide recording (default /proc)"),
 		OPT_BOOLEAN('q', "quiet", &o->quiet, "no summary on stderr"),
 		OPT_END(),
 	};
@@ -316,7 +320,27 @@ static int map_rings(struct rec_session *s)
 	return 0;
 }
 
-/* Attrs with their ids, features, then AUXTRACE_INFO: before any ring record. */
+/*
+ * System-wide: COMM/MMAP2 of the processes already running, as perf record
+ * -a synthesizes them, and the BUILD_ID feature of the kernel, its modules
+ * and the files they map (file mode: a pipe's features went out already).
+ */
+static int write_running(struct rec_session *s)
+{
+	struct rec_dsos dsos = { 0 };
+	int ret;
+
+	ret = rec_synth__threads(s->w, s->o.proc, s->ev[0].attr.sample_type, &dsos);
+	if (!ret && strcmp(s->o.output, "-"))
+		ret = rec_buildid__set(s->w, s->o.sysfs, &dsos);
+	rec_dsos__free(&dsos);
+	return ret;
+}
+
+/*
+ * Attrs with their ids, features, AUXTRACE_INFO, then what runs already
+ * (system-wide): before any ring record.
+ */
 static int write_head(struct rec_session *s, int argc, char **argv)
 {
 	uint64_t buf[2 + 32];
@@ -357,7 +381,8 @@ static int write_head(struct rec_session *s, int argc, char **argv)
 		if (hwt_writer__write(s->w, (struct perf_event_header *)buf) < 0)
 			return -1;
 	}
-	return 0;
+	/* a followed command is named by the kernel's COMM at its exec */
+	return s->child ? 0 : write_running(s);
 }
 
 static long drain_all(struct rec_session *s)
@@ -494,6 +519,7 @@ int cmd_record(int argc, char **argv)
 
 	s.o.output = "perf.data";
 	s.o.sysfs = "/sys";
+	s.o.proc = "/proc";
 	s.o.data_pages = 128;
 	s.o.aux_pages = geteuid() ? 32 : 1024;
 	ret = parse_opts(argc, argv, &s.o);

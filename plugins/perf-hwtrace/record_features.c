@@ -2,7 +2,7 @@
 /*
  * record_features.c - the header features a recording carries: HOSTNAME,
  * OSRELEASE, VERSION, ARCH, NRCPUS, CMDLINE and PMU_MAPPINGS (EVENT_DESC is
- * built by the writer from the attr names).  Readers use PMU_MAPPINGS to
+ * built by the writer from the attr names, BUILD_ID in record_buildid.c).  Readers use PMU_MAPPINGS to
  * tell a cxl_hmu_mem* AUXTRACE_INFO type 7 from upstream's VPA_DTL.
  */
 #include <errno.h>

@@ -2,7 +2,8 @@
 /*
  * record_state.h - the pieces of `perf hwtrace record` (cmd_record.c drives
  * them): events opened per CPU, their ring and AUX mmaps, the AUXTRACE_INFO
- * of the device their PMU name matches, and the header features.
+ * of the device their PMU name matches, the header features, and what a
+ * system-wide recording says of the processes already running.
  */
 #ifndef PERF_HWTRACE_RECORD_STATE_H
 #define PERF_HWTRACE_RECORD_STATE_H
@@ -118,5 +119,22 @@ int rec_aux__info(const char *sysfs, const struct rec_event *ev, uint64_t *buf, 
 
 /* record_features.c: HOSTNAME .. CMDLINE, PMU_MAPPINGS; returns 0 or -1 */
 int rec_features__set(struct hwt_writer *w, const char *sysfs, int argc, char **argv);
+
+/**
+ * struct rec_dsos - paths of the files the running processes map executable
+ */
+struct rec_dsos {
+	char **names;
+	size_t n, cap;
+};
+
+/* record_synth.c: COMM/MMAP2 of the running processes, as perf record -a */
+int rec_synth__threads(struct hwt_writer *w, const char *proc, uint64_t sample_type,
+		       struct rec_dsos *dsos);
+
+/* record_buildid.c: the BUILD_ID feature (kernel, modules, @dsos) */
+int rec_dsos__add(struct rec_dsos *d, const char *path);
+void rec_dsos__free(struct rec_dsos *d);
+int rec_buildid__set(struct hwt_writer *w, const char *sysfs, struct rec_dsos *dsos);
 
 #endif

@@ -176,3 +176,127 @@ same_stats() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"cannot mmap the AUX area"* ]]
 }
+
+# build id that readelf -n prints for ELF file $1
+readelf_id() {
+	readelf -n "$1" 2>/dev/null | awk '/Build ID:/ { print $3; exit }'
+}
+
+# kill the background processes named by $BG (started by a test)
+stop_bg() {
+	for p in $BG; do kill "$p" 2>/dev/null || true; done
+}
+
+@test "record -a names the processes running before it (COMM/MMAP2 as perf synthesizes)" {
+	# comm is the executable's name (/proc/PID/comm), so run a copy of yes
+	cp "$(command -v yes)" "$TMP/hwtbusy"
+	"$TMP/hwtbusy" >/dev/null &
+	BG=$!
+	python3 -c 'import threading, time
+[threading.Thread(target=time.sleep, args=(30,), daemon=True).start() for _ in range(2)]
+time.sleep(30)' &
+	BG="$BG $!"
+	py=$!
+	sleep 0.3
+	busy=${BG%% *}
+	run "$HWTRACE" record -q -e cpu-clock -a -o "$TMP/n.data" -- sleep 0.3
+	tids=$(ls "/proc/$py/task" | sort -n)
+	pycomm=$(cat "/proc/$py/comm")
+	stop_bg
+	[ "$status" -eq 0 ]
+	# stock perf names the busy process's samples by its comm, not ":PID"
+	run perf script -F comm,pid -i "$TMP/n.data"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | awk -v p="$busy" '$2 == p' >"$TMP/busy"
+	[ -s "$TMP/busy" ]
+	[ "$(awk '{ print $1 }' "$TMP/busy" | sort -u)" = hwtbusy ]
+	run perf script --show-task-events --show-mmap-events -i "$TMP/n.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"PERF_RECORD_COMM: hwtbusy:$busy/$busy"* ]]
+	[[ "$output" == *"PERF_RECORD_MMAP2 $busy/$busy: "*" r-xp $TMP/hwtbusy"* ]]
+	# one COMM per thread of /proc/PID/task
+	for t in $tids; do
+		[[ "$output" == *"PERF_RECORD_COMM: $pycomm:$py/$t"* ]]
+	done
+	same_stats "$TMP/n.data"
+}
+
+@test "record -a: stock perf buildid-list lists the kernel's and the mapped files' build ids" {
+	cp "$(command -v yes)" "$TMP/hwtbusy"
+	"$TMP/hwtbusy" >/dev/null &
+	BG=$!
+	sleep 0.2
+	"$HWTRACE" record -q -e cpu-clock -a -o "$TMP/b.data" -- true
+	stop_bg
+	run perf buildid-list -i "$TMP/b.data"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$TMP/ids"
+	want=$(readelf_id "$TMP/hwtbusy")
+	[ -n "$want" ]
+	grep -qx "$want $TMP/hwtbusy" "$TMP/ids"
+	# every file listed has the id readelf reads from it
+	n=0
+	while read -r id path; do
+		[[ "$path" == /* ]] || continue
+		[ "$(readelf_id "$path")" = "$id" ] || { echo "$path: $id" >&2; return 1; }
+		n=$((n + 1))
+	done <"$TMP/ids"
+	[ "$n" -ge 2 ]
+	# the kernel's, as perf itself reads it from /sys/kernel/notes
+	if k=$(perf buildid-list -k 2>/dev/null) && [ -n "$k" ]; then
+		grep -qx "$k \[kernel.kallsyms\]" "$TMP/ids"
+	fi
+}
+
+@test "record -a --proc/--sysfs: a process and a module of given trees" {
+	cp "$(command -v yes)" "$TMP/hwtbusy"
+	want=$(readelf_id "$TMP/hwtbusy")
+	# a process tree with one task mapping hwtbusy, and a kernel thread
+	mkdir -p "$TMP/proc/4242/task/4242" "$TMP/proc/4242/task/4243" "$TMP/proc/7/task/7"
+	echo fakeproc >"$TMP/proc/4242/task/4242/comm"
+	echo fakethread >"$TMP/proc/4242/task/4243/comm"
+	echo kthreadx >"$TMP/proc/7/task/7/comm"
+	cat >"$TMP/proc/4242/maps" <<-MAPS
+	555500000000-555500002000 r--p 00000000 fe:01 1234 $TMP/hwtbusy
+	555500002000-555500006000 r-xp 00002000 fe:01 1234 $TMP/hwtbusy
+	7fff00000000-7fff00001000 rw-p 00000000 00:00 0 [stack]
+	MAPS
+	: >"$TMP/proc/7/maps"
+	# a sysfs with the CPU list, a module whose note is hwtbusy's, no kernel notes
+	mkdir -p "$TMP/sys/devices/system/cpu" "$TMP/sys/module/fakemod/notes"
+	cp /sys/devices/system/cpu/online "$TMP/sys/devices/system/cpu/online"
+	objcopy -O binary --only-section=.note.gnu.build-id "$TMP/hwtbusy" \
+		"$TMP/sys/module/fakemod/notes/.note.gnu.build-id"
+	"$HWTRACE" record -q -e cpu-clock -a --proc "$TMP/proc" --sysfs "$TMP/sys" \
+		-o "$TMP/f.data" -- true
+	run perf script --show-task-events --show-mmap-events -i "$TMP/f.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"PERF_RECORD_COMM: fakeproc:4242/4242"* ]]
+	[[ "$output" == *"PERF_RECORD_COMM: fakethread:4242/4243"* ]]
+	[[ "$output" == *"PERF_RECORD_COMM: kthreadx:7/7"* ]]
+	[[ "$output" == *"PERF_RECORD_MMAP2 4242/4242: [0x555500002000(0x4000) @ 0x2000 fe:01 1234 0]: r-xp $TMP/hwtbusy"* ]]
+	[ "$(printf '%s\n' "$output" | grep -c PERF_RECORD_MMAP2)" -eq 1 ]
+	run perf buildid-list -i "$TMP/f.data"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$want [fakemod]
+$want $TMP/hwtbusy" ]
+}
+
+@test "record -a -o - (pipe mode) names the running processes too" {
+	cp "$(command -v yes)" "$TMP/hwtbusy"
+	"$TMP/hwtbusy" >/dev/null &
+	BG=$!
+	sleep 0.2
+	"$HWTRACE" record -q -e cpu-clock -a -o - -- true >"$TMP/p.data"
+	stop_bg
+	run perf script --show-task-events -i - <"$TMP/p.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"PERF_RECORD_COMM: hwtbusy:$BG/$BG"* ]]
+}
+
+@test "record -a --proc: a root that cannot be listed is an error, no file is left" {
+	run "$HWTRACE" record -q -e cpu-clock -a --proc "$TMP/noproc" -o "$TMP/x.data" -- true
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$TMP/noproc: cannot list the running processes: No such file or directory"* ]]
+	[ ! -e "$TMP/x.data" ]
+}

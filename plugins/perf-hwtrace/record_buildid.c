@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record_buildid.c - the BUILD_ID feature of a recording: the build ids of
+ * the kernel, its modules and the files the running processes map
+ * executable, read as perf reads them (util/symbol-elf.c): the
+ * NT_GNU_BUILD_ID note of an ELF file with elfutils' libelf, the kernel's
+ * from <sysfs>/kernel/notes, a module's from
+ * <sysfs>/module/NAME/notes/.note.gnu.build-id.
+ *
+ * The section is a run of perf_record_header_build_id entries: header
+ * (misc: cpumode | PERF_RECORD_MISC_BUILD_ID_SIZE), pid -1 (the host), 20
+ * id bytes, their count, 3 reserved bytes, then the file name NUL-padded
+ * to a multiple of 64.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <elf.h>
+
+#include "blob.h"
+#include "record_state.h"
+
+#define BUILD_ID_MAX	20
+#define NAME_ALIGN	64
+/* perf's PERF_RECORD_MISC_BUILD_ID_SIZE: the entry's size byte is valid */
+#define MISC_BUILD_ID_SIZE	(1 << 15)
+
+/**
+ * rec_dsos__add - remember a file mapped executable (once)
+ * @d:		the set
+ * @path:	its path
+ *
+ * Returns 0, or -1 (ENOMEM).
+ */
+int rec_dsos__add(struct rec_dsos *d, const char *path)
+{
+	char *copy;
+
+	/* a process maps its files in a run: most repeats are the last one */
+	if (d->n && !strcmp(d->names[d->n - 1], path))
+		return 0;
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 256;
+		char **nn = realloc(d->names, cap * sizeof(*nn));
+
+		if (!nn)
+			return -1;
+		d->names = nn;
+		d->cap = cap;
+	}
+	copy = strdup(path);
+	if (!copy)
+		return -1;
+	d->names[d->n++] = copy;
+	return 0;
+}
+
+void rec_dsos__free(struct rec_dsos *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->names[i]);
+	free(d->names);
+	memset(d, 0, sizeof(*d));
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sort and drop repeats. */
+static void dsos_unique(struct rec_dsos *d)
+{
+	size_t k = 0;
+
+	if (!d->n)
+		return;
+	qsort(d->names, d->n, sizeof(*d->names), cmp_names);
+	for (size_t i = 1; i < d->n; i++) {
+		if (!strcmp(d->names[i], d->names[k]))
+			free(d->names[i]);
+		else
+			d->names[++k] = d->names[i];
+	}
+	d->n = k + 1;
+}
+
+static size_t align4(size_t n)
+{
+	return (n + 3) & ~(size_t)3;
+}
+
+/* The GNU build id in a run of ELF notes (native byte order); its size or 0. */
+static size_t notes_build_id(const uint8_t *p, size_t n, uint8_t *id)
+{
+	size_t off = 0;
+
+	while (n - off >= sizeof(Elf32_Nhdr)) {
+		Elf32_Nhdr nh;
+		size_t name, desc;
+
+		memcpy(&nh, p + off, sizeof(nh));
+		name = off + sizeof(nh);
+		if (nh.n_namesz > n || nh.n_descsz > n)
+			return 0;
+		desc = name + align4(nh.n_namesz);
+		if (desc > n || nh.n_descsz > n - desc)
+			return 0;
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp(p + name, "GNU", 4) && nh.n_descsz) {
+			size_t sz = nh.n_descsz < BUILD_ID_MAX ? nh.n_descsz : BUILD_ID_MAX;
+
+			memcpy(id, p + desc, sz);
+			return sz;
+		}
+		off = desc + align4(nh.n_descsz);
+	}
+	return 0;
+}
+
+/* The build id of a raw notes file (sysfs); its size or 0. */
+static size_t file_notes_build_id(const char *path, uint8_t *id)
+{
+	uint8_t buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	return n > 0 ? notes_build_id(buf, (size_t)n, id) : 0;
+}
+
+/* The GNU build id in the notes of Elf_Data @d, via libelf's note walker. */
+static size_t data_build_id(Elf_Data *d, uint8_t *id)
+{
+	size_t off = 0, next, name, desc;
+	GElf_Nhdr nh;
+
+	while (d && off < d->d_size && (next = gelf_getnote(d, off, &nh, &name, &desc)) > 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    !memcmp((const char *)d->d_buf + name, "GNU", 4) && nh.n_descsz) {
+			size_t sz = nh.n_descsz < BUILD_ID_MAX ? nh.n_descsz : BUILD_ID_MAX;
+
+			memcpy(id, (const uint8_t *)d->d_buf + desc, sz);
+			return sz;
+		}
+		off = next;
+	}
+	return 0;
+}
+
+/*
+ * The build id of ELF file @path: its SHT_NOTE sections, or, for a file
+ * without section headers, its PT_NOTE segments.  Its size or 0.
+ */
+static size_t elf_build_id(const char *path, uint8_t *id)
+{
+	Elf_Scn *scn = NULL;
+	size_t sz = 0, nph;
+	Elf *e;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF)
+		goto out;
+	while (!sz && (scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE)
+			sz = data_build_id(elf_getdata(scn, NULL), id);
+	}
+	if (!sz && !elf_getphdrnum(e, &nph)) {
+		for (size_t i = 0; !sz && i < nph; i++) {
+			GElf_Phdr ph;
+
+			if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_NOTE)
+				sz = data_build_id(elf_getdata_rawchunk(e, (int64_t)ph.p_offset,
+									ph.p_filesz, ELF_T_NHDR),
+						   id);
+		}
+	}
+out:
+	elf_end(e);
+	close(fd);
+	return sz;
+}
+
+/* One perf_record_header_build_id entry. */
+static void put_entry(struct blob *b, uint16_t cpumode, const uint8_t *id, size_t sz,
+		      const char *name)
+{
+	static const uint8_t zeros[NAME_ALIGN];
+	size_t len = (strlen(name) + 1 + NAME_ALIGN - 1) / NAME_ALIGN * NAME_ALIGN;
+	struct perf_event_header h = {
+		.misc = cpumode | MISC_BUILD_ID_SIZE,
+		.size = (uint16_t)(sizeof(h) + 4 + 24 + len),
+	};
+	uint8_t idbuf[24] = { 0 };
+	int32_t pid = -1;
+
+	memcpy(idbuf, id, sz);
+	idbuf[20] = (uint8_t)sz;
+	blob_put(b, &h, sizeof(h));
+	blob_put(b, &pid, sizeof(pid));
+	blob_put(b, idbuf, sizeof(idbuf));
+	blob_put(b, name, strlen(name));
+	blob_put(b, zeros, len - strlen(name));
+}
+
+/* The loaded modules that have a build id, named "[name]" as perf does without the .ko */
+static void put_modules(struct blob *b, const char *sysfs)
+{
+	char path[4096], name[300];
+	uint8_t id[BUILD_ID_MAX];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/module", sysfs);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t sz;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/module/%s/notes/.note.gnu.build-id", sysfs,
+			 de->d_name);
+		sz = file_notes_build_id(path, id);
+		if (!sz)
+			continue;
+		snprintf(name, sizeof(name), "[%s]", de->d_name);
+		put_entry(b, PERF_RECORD_MISC_KERNEL, id, sz, name);
+	}
+	closedir(d);
+}
+
+/**
+ * rec_buildid__set - set the BUILD_ID feature on @w
+ * @w:		the writer (file mode)
+ * @sysfs:	sysfs root, for the kernel's and the modules' notes
+ * @dsos:	files mapped executable; sorted and deduplicated here
+ *
+ * Files without a build id (or unreadable now) are left out, as perf does.
+ * Returns 0, or -1 with errno set.
+ */
+int rec_buildid__set(struct hwt_writer *w, const char *sysfs, struct rec_dsos *dsos)
+{
+	uint8_t id[BUILD_ID_MAX];
+	struct blob b = { 0 };
+	char path[4096];
+	size_t sz;
+	int ret = 0;
+
+	elf_version(EV_CURRENT);
+	snprintf(path, sizeof(path), "%s/kernel/notes", sysfs);
+	sz = file_notes_build_id(path, id);
+	if (sz)
+		put_entry(&b, PERF_RECORD_MISC_KERNEL, id, sz, "[kernel.kallsyms]");
+	put_modules(&b, sysfs);
+	dsos_unique(dsos);
+	for (size_t i = 0; i < dsos->n; i++) {
+		sz = elf_build_id(dsos->names[i], id);
+		if (sz)
+			put_entry(&b, PERF_RECORD_MISC_USER, id, sz, dsos->names[i]);
+	}
+	if (b.nomem) {
+		free(b.p);
+		errno = ENOMEM;
+		return -1;
+	}
+	if (b.len)
+		ret = hwt_writer__set_feature(w, HWT_FEAT_BUILD_ID, b.p, b.len);
+	free(b.p);
+	return ret;
+}

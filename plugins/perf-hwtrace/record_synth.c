@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * record_synth.c - the COMM and MMAP2 records `perf record -a` synthesizes
+ * at start for the processes already running (perf's
+ * perf_event__synthesize_threads()): the kernel reports only what starts
+ * later, and without these stock perf names a running task ":PID".
+ *
+ * One COMM per thread of /proc/PID/task (comm from its comm file), one
+ * MMAP2 per executable mapping of /proc/PID/maps; misc
+ * PERF_RECORD_MISC_USER, a zeroed sample_id trailer of the file's layout
+ * (time 0 and id 0, as perf writes them: sorted first, given to the first
+ * event).  The file names mapped are collected for the BUILD_ID feature.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "record_state.h"
+
+/* room for the largest record: an MMAP2 of a PATH_MAX name and a trailer */
+#define SYNTH_MAX	(72 + PATH_MAX + 64)
+
+struct synth {
+	struct hwt_writer *w;
+	const char *proc;
+	size_t trailer;
+	struct rec_dsos *dsos;
+	uint64_t rec[SYNTH_MAX / 8];
+};
+
+static bool is_number(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
+static size_t align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/* Finish a record of @body bytes (header included): zero trailer, write. */
+static int emit(struct synth *s, uint32_t type, size_t body)
+{
+	struct perf_event_header *h = (struct perf_event_header *)s->rec;
+
+	memset((uint8_t *)s->rec + body, 0, s->trailer);
+	h->type = type;
+	h->misc = PERF_RECORD_MISC_USER;
+	h->size = (uint16_t)(body + s->trailer);
+	return hwt_writer__write(s->w, h);
+}
+
+/* COMM of thread @tid of process @pid; a thread gone meanwhile is skipped. */
+static int synth_comm(struct synth *s, long pid, long tid)
+{
+	uint8_t *p = (uint8_t *)s->rec;
+	char path[PATH_MAX], comm[32] = "";
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%ld/task/%ld/comm", s->proc, pid, tid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = 0;
+	fclose(f);
+	comm[strcspn(comm, "\n")] = 0;
+	n = align8(strlen(comm) + 1);
+	memset(p, 0, 16 + n);
+	((uint32_t *)p)[2] = (uint32_t)pid;
+	((uint32_t *)p)[3] = (uint32_t)tid;
+	memcpy(p + 16, comm, strlen(comm));
+	return emit(s, PERF_RECORD_COMM, 16 + n);
+}
+
+/*
+ * A line of /proc/PID/maps: "start-end perms pgoff maj:min ino   path".
+ * Returns 1 for an executable mapping (MMAP2 in s->rec, its body size in
+ * *size), 0 for others.
+ */
+static int maps_line(struct synth *s, long pid, const char *line, size_t *size)
+{
+	uint8_t *p = (uint8_t *)s->rec;
+	unsigned long long start, end, pgoff, ino;
+	unsigned int maj, min;
+	char perms[5];
+	const char *name;
+	size_t len;
+	int used = 0;
+	uint32_t prot = 0;
+
+	if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu %n", &start, &end, perms, &pgoff, &maj,
+		   &min, &ino, &used) < 7 || !used || perms[2] != 'x')
+		return 0;
+	name = line + used;
+	len = strcspn(name, "\n");
+	if (!len) {
+		name = "//anon";	/* perf's name for anonymous code */
+		len = strlen(name);
+	}
+	if (len >= PATH_MAX)
+		return 0;
+	prot |= perms[0] == 'r' ? PROT_READ : 0;
+	prot |= perms[1] == 'w' ? PROT_WRITE : 0;
+	prot |= PROT_EXEC;
+	memset(p, 0, 72 + align8(len + 1));
+	((uint32_t *)p)[2] = (uint32_t)pid;
+	((uint32_t *)p)[3] = (uint32_t)pid;
+	((uint64_t *)p)[2] = start;
+	((uint64_t *)p)[3] = end - start;
+	((uint64_t *)p)[4] = pgoff;
+	((uint32_t *)p)[10] = maj;
+	((uint32_t *)p)[11] = min;
+	((uint64_t *)p)[6] = ino;
+	((uint32_t *)p)[16] = prot;
+	((uint32_t *)p)[17] = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+	memcpy(p + 72, name, len);
+	if (name[0] == '/' && rec_dsos__add(s->dsos, (const char *)p + 72) < 0)
+		return -1;
+	*size = 72 + align8(len + 1);
+	return 1;
+}
+
+/* MMAP2 for the executable mappings of process @pid (none for kernel threads). */
+static int synth_mmaps(struct synth *s, long pid)
+{
+	char path[PATH_MAX];
+	char *line = NULL;
+	size_t cap = 0, size;
+	int ret = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%ld/maps", s->proc, pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (!ret && getline(&line, &cap, f) > 0) {
+		int r = maps_line(s, pid, line, &size);
+
+		if (r < 0)
+			ret = -1;
+		else if (r)
+			ret = emit(s, PERF_RECORD_MMAP2, size);
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+static int synth_process(struct synth *s, long pid)
+{
+	char path[PATH_MAX];
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/%ld/task", s->proc, pid);
+	d = opendir(path);
+	if (!d)
+		return 0;	/* exited since the listing */
+	/* the leader first, as perf names the process by it */
+	ret = synth_comm(s, pid, pid);
+	while (!ret && (de = readdir(d)))
+		if (is_number(de->d_name) && atol(de->d_name) != pid)
+			ret = synth_comm(s, pid, atol(de->d_name));
+	closedir(d);
+	return ret ? ret : synth_mmaps(s, pid);
+}
+
+/**
+ * rec_synth__threads - COMM and MMAP2 records for the running processes
+ * @w:		the writer (its attrs added)
+ * @proc:	procfs root ("/proc")
+ * @sample_type: the file's attrs' (all with sample_id_all), for the trailer
+ * @dsos:	collects the paths of the files mapped executable
+ *
+ * Processes and threads that exit while being read are skipped.
+ * Returns 0; -2 when @proc cannot be listed (said on stderr); -1 with errno
+ * set when a write failed.
+ */
+int rec_synth__threads(struct hwt_writer *w, const char *proc, uint64_t sample_type,
+		       struct rec_dsos *dsos)
+{
+	const uint64_t in_trailer = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+				    PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+				    PERF_SAMPLE_IDENTIFIER;
+	static struct synth s;
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	s.w = w;
+	s.proc = proc;
+	s.trailer = 8 * (size_t)__builtin_popcountll(sample_type & in_trailer);
+	s.dsos = dsos;
+	d = opendir(proc);
+	if (!d) {
+		fprintf(stderr, "perf hwtrace record: %s: cannot list the running processes: %s\n",
+			proc, strerror(errno));
+		return -2;
+	}
+	while (!ret && (de = readdir(d)))
+		if (is_number(de->d_name))
+			ret = synth_process(&s, atol(de->d_name));
+	closedir(d);
+	return ret;
+}
