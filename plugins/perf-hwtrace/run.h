@@ -20,7 +20,8 @@ enum run_mode {
  * @fields:	RUN_SCRIPT: -F list (NULL: all)
  * @nfields:	its length
  * @fields_type: RUN_SCRIPT: show only records of this type (-F TYPE:fields), or NULL
- * @stats:	RUN_REPORT: add perf report --stats style counts
+ * @stats:	RUN_REPORT: only perf report --stats style counts
+ * @header:	RUN_REPORT: 1 perf's header block first, 2 only that
  * @raw_type:	decode a plain payload file with this decoder
  */
 struct run_args {
@@ -30,6 +31,7 @@ struct run_args {
 	unsigned nfields;
 	const struct hwt_record_type *fields_type;
 	bool stats;
+	int header;
 	const char *raw_type;
 };
 
