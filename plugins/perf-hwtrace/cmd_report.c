@@ -10,7 +10,7 @@
 #include "run.h"
 
 static const char *const report_usage[] = {
-	"[-i FILE] [-D] [--stats] [--header | --header-only] [-q] [decoder options]",
+	"[-i FILE] [-D [--file-order]] [--stats] [--header | --header-only] [-q] [decoder options]",
 	NULL,
 };
 
@@ -27,6 +27,8 @@ int cmd_report(int argc, char **argv)
 			    RUN_DUMP),
 		OPT_SET_INT(0, "dump-raw-traces", &a.mode, "the same as --dump-raw-trace",
 			    RUN_DUMP),
+		OPT_BOOLEAN(0, "file-order", &a.file_order,
+			    "-D: records as they are in the file, not sorted by time as perf sorts them"),
 		OPT_BOOLEAN(0, "stats", &a.stats,
 			    "only the per-record-type and per-event counts, as perf report --stats"),
 		OPT_SET_INT(0, "header", &a.header,

@@ -39,6 +39,7 @@ int run(struct cli *c, const struct run_args *a)
 		break;
 	case RUN_DUMP:
 		dump_sink__init(&ds, o, c->input, &c->diag.bytes, &sink);
+		ds.file_order = a->file_order;
 		break;
 	case RUN_REPORT:
 		report_sink__init(&rs, o, &c->diag.bytes, &sink);

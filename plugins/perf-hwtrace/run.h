@@ -21,6 +21,7 @@ enum run_mode {
  * @nfields:	its length
  * @fields_type: RUN_SCRIPT: show only records of this type (-F TYPE:fields), or NULL
  * @stats:	RUN_REPORT: only perf report --stats style counts
+ * @file_order: RUN_DUMP: no time sorting
  * @header:	RUN_REPORT: 1 perf's header block first, 2 only that
  * @raw_type:	decode a plain payload file with this decoder
  */
@@ -32,6 +33,7 @@ struct run_args {
 	const struct hwt_record_type *fields_type;
 	bool stats;
 	int header;
+	bool file_order;
 	const char *raw_type;
 };
 

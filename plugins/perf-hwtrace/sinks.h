@@ -37,7 +37,12 @@ struct dump_sink {
 	uint64_t sample_type;	/* first attr's, for the "<cpu> <time>" prefix */
 	bool sample_id_all;
 	bool have_attr;
+	bool file_order;	/* --file-order: no time sorting */
 	struct hwt_bytes *bytes;
+	/* kernel records waiting for their time, as perf's ordered_events */
+	struct dump_queued *q;
+	size_t nq, capq;
+	uint64_t next_flush, max_ts;
 };
 
 void dump_sink__init(struct dump_sink *s, struct out *o, const char *path,

@@ -16,7 +16,7 @@
 #include "perf_data/perf_record_names.h"
 #include "stats_print.h"
 
-static const char *short_name(uint32_t type)
+const char *perf_event_name(uint32_t type)
 {
 	const char *n = perf_record_name(type);
 
@@ -49,7 +49,7 @@ void stats_print(struct out *o, const struct hwt_reader_stats *st, const struct 
 	line(o, "TOTAL", total, total, false);
 	for (uint32_t i = 0; i < HWT_REC_MAX; i++)
 		if (st->nr[i])
-			line(o, short_name(i), st->nr[i], total, true);
+			line(o, perf_event_name(i), st->nr[i], total, true);
 	if (st->nr_other)
 		line(o, "OTHER", st->nr_other, total, true);
 	if (!b)

@@ -9,6 +9,9 @@
 #include "hwtrace/perf_data.h"
 #include "out.h"
 
+/* perf_event__name(): "SAMPLE", "ATTR", "FEATURE", ... for a record type */
+const char *perf_event_name(uint32_t type);
+
 /**
  * stats_print - print per-record-type counts and the byte accounting
  * @o:		where to print

@@ -124,3 +124,52 @@ compare_stats() {
 	rec pipe
 	compare_stats pipe
 }
+
+# -D: the "<off>@<file> [<size>]: event: <type>" lines and the
+# "<cpu> <time> <off> [<size>]: PERF_RECORD_<name>" lines (name only: the
+# details of kernel records are not all printed as perf does)
+dump_heads() {
+	grep -E '^(0x[0-9a-f]+|0)@|^[-0-9 ]*(0x[0-9a-f]+|0) \[0x[0-9a-f]+\]: PERF_RECORD_' |
+		sed -E 's/(PERF_RECORD_[A-Z0-9_]+).*/\1/'
+}
+
+compare_dump() {
+	local f=$TMP/$1.data
+
+	perf report -D -i "$f" 2>/dev/null | dump_heads >"$TMP/stock"
+	[ -s "$TMP/stock" ]
+	"$HWTRACE" report -D -i "$f" | dump_heads >"$TMP/ours"
+	diff -u "$TMP/stock" "$TMP/ours"
+}
+
+@test "report -D: record header lines as perf's, file mode" {
+	rec plain
+	compare_dump plain
+}
+
+@test "report -D: pipe mode: 0@pipe, PERF_RECORD_ATTR with -1 -1, FEATURE" {
+	rec pipe
+	compare_dump pipe
+	grep -qx '0@pipe \[0x[0-9a-f]*\]: event: 64' "$TMP/ours"
+	grep -qx -- '-1 -1 0 \[0x[0-9a-f]*\]: PERF_RECORD_ATTR' "$TMP/ours"
+	grep -q ': PERF_RECORD_FEATURE$' "$TMP/ours"
+}
+
+@test "report -D: -z: the records inside COMPRESSED ones, as perf" {
+	rec z
+	compare_dump z
+	! grep -q 'PERF_RECORD_COMPRESSED' "$TMP/ours"
+}
+
+@test "report -D: two CPUs: records ordered by time as perf orders them; --file-order as read" {
+	rec cpus
+	compare_dump cpus
+	# perf's order is not the file's here, or the test proves nothing
+	grep -E '@' "$TMP/stock" | sed 's/@.*//' >"$TMP/offs"
+	! sort -n -c <(while read -r x; do printf '%d\n' "$x"; done <"$TMP/offs") 2>/dev/null
+	# --file-order: offsets increase
+	"$HWTRACE" report -D --file-order -i "$TMP/cpus.data" | grep -E '^(0x[0-9a-f]+|0)@' |
+		sed 's/@.*//' | while read -r x; do printf '%d\n' "$x"; done >"$TMP/fo"
+	sort -n -c "$TMP/fo"
+	[ "$(wc -l <"$TMP/fo")" -eq "$(wc -l <"$TMP/offs")" ]
+}
