@@ -295,3 +295,69 @@ void hwt_feat__read_file(struct hwt_reader *r, uint64_t table_off, const uint64_
 	}
 	free(table);
 }
+
+/* the feature's bytes when it is present and at least @need long */
+static const uint8_t *feat_data(const struct hwt_reader *r, uint32_t feat, size_t need)
+{
+	const struct hwt_feat *f = &r->feat[feat];
+
+	return f->present && f->size >= need ? f->data : NULL;
+}
+
+/**
+ * hwt_reader__header_info - fill @hi from the file header and features read so far
+ * @r:		the reader
+ * @hi:		filled; fields of absent or short features are 0
+ *
+ * Layouts as perf's header.c writes them: NRCPUS u32 avail, u32 online;
+ * TOTAL_MEM u64 kB; SAMPLE_TIME u64 first, last; CLOCKID u64 resolution;
+ * COMPRESSED u32 version, type, level, ratio, mmap_len.
+ */
+void hwt_reader__header_info(const struct hwt_reader *r, struct hwt_header_info *hi)
+{
+	const uint8_t *p;
+
+	memset(hi, 0, sizeof(*hi));
+	if (!r->pipe) {
+		hi->data_offset = r->data_off;
+		hi->data_size = r->data_end - r->data_off;
+	}
+	p = feat_data(r, HWT_FEAT_NRCPUS, 8);
+	if (p) {
+		hi->nr_cpus_avail = hwt_get_u32(p);
+		hi->nr_cpus_online = hwt_get_u32(p + 4);
+	}
+	p = feat_data(r, HWT_FEAT_TOTAL_MEM, 8);
+	if (p)
+		hi->total_mem = hwt_get_u64(p);
+	p = feat_data(r, HWT_FEAT_SAMPLE_TIME, 16);
+	if (p) {
+		hi->first_sample_time = hwt_get_u64(p);
+		hi->last_sample_time = hwt_get_u64(p + 8);
+	}
+	p = feat_data(r, HWT_FEAT_CLOCKID, 8);
+	if (p)
+		hi->clockid_res_ns = hwt_get_u64(p);
+	p = feat_data(r, HWT_FEAT_COMPRESSED, 16);
+	if (p) {
+		hi->comp_type = hwt_get_u32(p + 4);
+		hi->comp_level = hwt_get_u32(p + 8);
+		hi->comp_ratio = hwt_get_u32(p + 12);
+	}
+}
+
+/**
+ * hwt_reader__pmu - the @i-th PMU_MAPPINGS entry, in file order
+ * @r:		the reader
+ * @i:		index from 0
+ * @type:	set to the entry's attr.type
+ *
+ * Returns the PMU name, or NULL past the last entry.
+ */
+const char *hwt_reader__pmu(const struct hwt_reader *r, uint32_t i, uint32_t *type)
+{
+	if (i >= r->nr_pmus)
+		return NULL;
+	*type = r->pmus[i].type;
+	return r->pmus[i].name;
+}

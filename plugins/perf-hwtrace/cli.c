@@ -15,6 +15,8 @@ static void print_error(void *ctx, const struct hwt_error *e)
 {
 	struct cli *c = ctx;
 
+	if (c->quiet && e->severity != HWT_ERROR)	/* -q: counted, not shown */
+		return;
 	if (c->shown++ >= c->max_shown) {
 		if (c->shown == c->max_shown + 1)
 			fprintf(stderr, "perf hwtrace %s: %s: further problems are counted, "

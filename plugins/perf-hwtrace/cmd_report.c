@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_report.c - perf hwtrace report [-i FILE] [-D] [--stats] [decoder options]
+ * cmd_report.c - perf hwtrace report [-i FILE] [-D] [--stats] [--header[-only]]
+ * [decoder options]; -q, -v and --stdio as perf report takes them.
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,7 +10,7 @@
 #include "run.h"
 
 static const char *const report_usage[] = {
-	"[-i FILE] [-D] [--stats] [decoder options]",
+	"[-i FILE] [-D [--file-order]] [--stats] [--header | --header-only] [-q] [decoder options]",
 	NULL,
 };
 
@@ -17,6 +18,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct run_args a = { .mode = RUN_REPORT };
 	struct cli c;
+	bool verbose = false, stdio = false;
 	const struct parse_opt opts[] = {
 		OPT_STRING('i', "input", &c.input, "FILE",
 			   "perf.data to read ('-': stdin, pipe mode); default perf.data"),
@@ -25,7 +27,17 @@ int cmd_report(int argc, char **argv)
 			    RUN_DUMP),
 		OPT_SET_INT(0, "dump-raw-traces", &a.mode, "the same as --dump-raw-trace",
 			    RUN_DUMP),
-		OPT_BOOLEAN(0, "stats", &a.stats, "per-record-type counts, as perf report --stats"),
+		OPT_BOOLEAN(0, "file-order", &a.file_order,
+			    "-D: records as they are in the file, not sorted by time as perf sorts them"),
+		OPT_BOOLEAN(0, "stats", &a.stats,
+			    "only the per-record-type and per-event counts, as perf report --stats"),
+		OPT_SET_INT(0, "header", &a.header,
+			    "the header fields perf report --header prints, then the report", 1),
+		OPT_SET_INT(0, "header-only", &a.header, "only the header fields", 2),
+		OPT_BOOLEAN('q', "quiet", &c.quiet,
+			    "no warnings, no header, no byte totals (errors still shown)"),
+		OPT_BOOLEAN('v', "verbose", &verbose, "accepted as perf takes it; no effect"),
+		OPT_BOOLEAN(0, "stdio", &stdio, "accepted as perf takes it: output is always text"),
 		OPT_END(),
 	};
 	struct parse_cmd cmd = { "report", report_usage, command__summary("report"), NULL };

@@ -39,10 +39,14 @@ int run(struct cli *c, const struct run_args *a)
 		break;
 	case RUN_DUMP:
 		dump_sink__init(&ds, o, c->input, &c->diag.bytes, &sink);
+		ds.file_order = a->file_order;
 		break;
 	case RUN_REPORT:
 		report_sink__init(&rs, o, &c->diag.bytes, &sink);
 		rs.stats = a->stats;
+		rs.header = c->quiet ? 0 : a->header;	/* perf -q: no header either */
+		rs.path = c->input;
+		so.stop = &rs.stop;
 		break;
 	case RUN_COUNT:
 		sink = (struct hwt_sink){ .record = count_record, .ctx = &counted };
@@ -61,6 +65,8 @@ int run(struct cli *c, const struct run_args *a)
 	if (a->mode == RUN_COUNT)
 		fprintf(stderr, "records: %llu\n", (unsigned long long)counted);
 	/* totals go where they don't mix with data: stderr for script output */
-	cli__print_totals(c, a->mode == RUN_SCRIPT || a->mode == RUN_COUNT ? stderr : stdout);
+	if (!c->quiet && !(a->mode == RUN_REPORT && a->header == 2))
+		cli__print_totals(c, a->mode == RUN_SCRIPT || a->mode == RUN_COUNT ?
+				  stderr : stdout);
 	return cli__status(c, ret);
 }

@@ -20,7 +20,9 @@ enum run_mode {
  * @fields:	RUN_SCRIPT: -F list (NULL: all)
  * @nfields:	its length
  * @fields_type: RUN_SCRIPT: show only records of this type (-F TYPE:fields), or NULL
- * @stats:	RUN_REPORT: add perf report --stats style counts
+ * @stats:	RUN_REPORT: only perf report --stats style counts
+ * @file_order: RUN_DUMP: no time sorting
+ * @header:	RUN_REPORT: 1 perf's header block first, 2 only that
  * @raw_type:	decode a plain payload file with this decoder
  */
 struct run_args {
@@ -30,6 +32,8 @@ struct run_args {
 	unsigned nfields;
 	const struct hwt_record_type *fields_type;
 	bool stats;
+	int header;
+	bool file_order;
 	const char *raw_type;
 };
 

@@ -3,9 +3,12 @@
  * sink_dump.c - `report -D`: perf report -D's layout for every record, and
  * under each PERF_RECORD_AUXTRACE the decoder's records through their
  * dump_fmt templates (for CXL HMU, byte-identical to the RFC perf tool).
- * Records are printed in file order; perf sorts kernel records by time.
+ * Kernel records with a time are held and printed sorted by time when a
+ * FINISHED_ROUND or the end lets perf's ordered_events flush them (with
+ * --file-order: as read); perf's user records are printed as read.
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "perf_data/perf_record_names.h"
@@ -171,23 +174,16 @@ static void details(struct dump_sink *s, const struct hwt_event *ev)
 	}
 }
 
-static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_event *ev)
+/* dump_event() of perf's session.c, and the record's details */
+static void print_event(struct dump_sink *s, const struct hwt_event *ev, bool pipe,
+			bool no_attr_yet)
 {
-	struct dump_sink *s = ctx;
 	struct out *o = s->o;
-	const char *name = perf_record_name(ev->hdr->type);
 
-	if (!s->have_attr && hwt_reader__nr_attrs(r)) {
-		const struct hwt_attr *a = hwt_reader__attr(r, 0);
-
-		s->sample_type = a->attr.sample_type;
-		s->sample_id_all = a->attr.sample_id_all;
-		s->have_attr = true;
-	}
-	out__puts(o, "\n0x");
-	out__hex(o, ev->dump_offset, 0);
+	out__putc(o, '\n');
+	hex0x(o, ev->dump_offset);	/* the first pipe record is "0@pipe" */
 	out__putc(o, '@');
-	out__puts(o, hwt_reader__is_pipe(r) ? "pipe" : s->path);
+	out__puts(o, pipe ? "pipe" : s->path);
 	out__puts(o, " [0x");
 	out__hex(o, ev->hdr->size, 0);
 	out__puts(o, "]: event: ");
@@ -197,15 +193,101 @@ static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_eve
 	out__puts(o, " bytes\n");
 	hexdump(o, (const uint8_t *)ev->hdr, ev->hdr->size);
 	out__putc(o, '\n');
-	tstamp(s, ev);
-	out__puts(o, "0x");
-	out__hex(o, ev->dump_offset, 0);
+	if (no_attr_yet)	/* perf's evlist is still empty: no sample_id_all */
+		out__puts(o, "-1 -1 ");
+	else
+		tstamp(s, ev);
+	hex0x(o, ev->dump_offset);
 	out__puts(o, " [0x");
 	out__hex(o, ev->hdr->size, 0);
-	out__puts(o, "]: ");
-	out__puts(o, name);
+	out__puts(o, "]: PERF_RECORD_");
+	out__puts(o, perf_event_name(ev->hdr->type));
 	details(s, ev);
 	out__putc(o, '\n');
+}
+
+/* a kernel record held for its time: its copy and what print_event() reads */
+struct dump_queued {
+	uint64_t time;
+	struct hwt_event ev;
+	uint8_t *rec;
+};
+
+/* ordered_events' do_flush(): deliver the held records up to @limit */
+static void flush_upto(struct dump_sink *s, uint64_t limit, bool pipe)
+{
+	size_t i;
+
+	for (i = 0; i < s->nq && s->q[i].time <= limit; i++) {
+		print_event(s, &s->q[i].ev, pipe, false);
+		free(s->q[i].rec);
+	}
+	memmove(s->q, s->q + i, (s->nq - i) * sizeof(*s->q));
+	s->nq -= i;
+}
+
+/* ordered_events__queue(): after every held record of the same or an earlier time */
+static bool queue(struct dump_sink *s, const struct hwt_event *ev, uint64_t time)
+{
+	struct dump_queued *q;
+	size_t at = s->nq;
+
+	if (s->nq == s->capq) {
+		size_t cap = s->capq ? s->capq * 2 : 256;
+
+		q = realloc(s->q, cap * sizeof(*q));
+		if (!q)
+			return false;
+		s->q = q;
+		s->capq = cap;
+	}
+	while (at && s->q[at - 1].time > time)
+		at--;
+	q = &s->q[at];
+	memmove(q + 1, q, (s->nq - at) * sizeof(*q));
+	q->rec = malloc(ev->hdr->size);
+	if (!q->rec) {
+		memmove(q, q + 1, (s->nq - at) * sizeof(*q));
+		return false;
+	}
+	memcpy(q->rec, ev->hdr, ev->hdr->size);
+	q->time = time;
+	q->ev = *ev;
+	q->ev.hdr = (const void *)q->rec;
+	if (at == s->nq)	/* perf moves max_timestamp only when appending */
+		s->max_ts = time;
+	s->nq++;
+	return true;
+}
+
+static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_event *ev)
+{
+	struct dump_sink *s = ctx;
+	uint32_t type = ev->hdr->type;
+	bool pipe = hwt_reader__is_pipe(r);
+
+	if (!s->have_attr && hwt_reader__nr_attrs(r)) {
+		const struct hwt_attr *a = hwt_reader__attr(r, 0);
+
+		s->sample_type = a->attr.sample_type;
+		s->sample_id_all = a->attr.sample_id_all;
+		s->have_attr = true;
+	}
+	/* perf inflates COMPRESSED records and dumps only what was inside */
+	if (type == HWT_REC_COMPRESSED)
+		return;
+	/* perf queues kernel records with a time (0 and -1 are none) */
+	if (!s->file_order && type < HWT_REC_HEADER_ATTR && ev->sid.valid & PERF_SAMPLE_TIME &&
+	    ev->sid.time && ev->sid.time != UINT64_MAX && queue(s, ev, ev->sid.time))
+		return;
+	print_event(s, ev, pipe, type == HWT_REC_HEADER_ATTR && hwt_reader__nr_attrs(r) <= 1);
+	if (type == HWT_REC_FINISHED_ROUND && !s->file_order) {
+		/* perf_event__process_finished_round(): a newline, then the flush */
+		out__putc(s->o, '\n');
+		if (s->next_flush)
+			flush_upto(s, s->next_flush, pipe);
+		s->next_flush = s->max_ts;
+	}
 }
 
 static void on_chunk(void *ctx, const struct hwt_stream *st, const struct hwt_chunk *c,
@@ -246,6 +328,10 @@ static void on_end(void *ctx, const struct hwt_stream *const *streams, uint32_t 
 {
 	struct dump_sink *s = ctx;
 
+	if (r)
+		flush_upto(s, UINT64_MAX, hwt_reader__is_pipe(r));
+	free(s->q);
+	s->q = NULL;
 	if (!r)
 		return;
 	out__putc(s->o, '\n');

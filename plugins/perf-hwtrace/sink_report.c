@@ -3,12 +3,15 @@
  * sink_report.c - `report`: one block per AUX stream with its container
  * counters (chunks, bytes, PERF_RECORD_AUX flags, lost bytes), the number of
  * records decoded, and the decoder's summary records as tables, each table's
- * columns taken from its record type's field table.
+ * columns taken from its record type's field table.  --header adds perf's
+ * header block before it (--header-only: only that); --stats prints only
+ * the record counts, as perf report --stats does.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "hwtrace/device.h"
+#include "header_print.h"
 #include "sinks.h"
 #include "stats_print.h"
 
@@ -35,11 +38,71 @@ static char *render(const struct hwt_field *f, const void *data)
 	return s;
 }
 
+static void header_begin(struct report_sink *s, const struct hwt_reader *r)
+{
+	if (s->header_done)
+		return;
+	s->header_done = true;
+	header_print_begin(s->o, r, s->path);
+	if (hwt_reader__is_pipe(r))
+		return;
+	if (s->header == 2)	/* file mode: all of it is in the header */
+		s->stop = 1;
+}
+
+/* pipe mode: the features a HEADER_FEATURE record just added, in perf's place */
+static void header_features(struct report_sink *s, const struct hwt_reader *r)
+{
+	for (uint32_t f = 1; f < HWT_FEAT_LAST_PERF61; f++) {
+		if (s->feats_shown[f / 64] >> (f % 64) & 1 || !hwt_reader__has_feature(r, f))
+			continue;
+		s->feats_shown[f / 64] |= 1ULL << (f % 64);
+		header_print_feature(s->o, r, f);
+	}
+}
+
+/* the attr's index, for perf's per-event stats */
+static void count_sample(struct report_sink *s, const struct hwt_reader *r,
+			 const struct hwt_attr *a)
+{
+	uint32_t n = hwt_reader__nr_attrs(r), i;
+
+	for (i = 0; i < n && hwt_reader__attr(r, i) != a; i++)
+		;
+	if (i == n)
+		return;
+	if (i >= s->nsamples) {
+		uint64_t *c = realloc(s->samples, n * sizeof(*c));
+
+		if (!c)
+			return;
+		memset(c + s->nsamples, 0, (n - s->nsamples) * sizeof(*c));
+		s->samples = c;
+		s->nsamples = n;
+	}
+	s->samples[i]++;
+}
+
+static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_event *ev)
+{
+	struct report_sink *s = ctx;
+
+	if (s->header) {
+		header_begin(s, r);
+		if (ev->hdr->type == HWT_REC_HEADER_FEATURE)
+			header_features(s, r);
+	}
+	if (s->stats && ev->hdr->type == PERF_RECORD_SAMPLE && ev->attr)
+		count_sample(s, r, ev->attr);
+}
+
 static void on_record(void *ctx, const struct hwt_record *rec)
 {
 	struct report_sink *s = ctx;
 	struct report_row *row;
 
+	if (s->header == 2 || s->stats)
+		return;
 	if (rec->type->kind != HWT_RK_SUMMARY)
 		return;
 	if (s->nrows == s->cap) {
@@ -107,6 +170,19 @@ static void on_end(void *ctx, const struct hwt_stream *const *streams, uint32_t 
 	struct report_sink *s = ctx;
 	struct out *o = s->o;
 
+	if (s->header && r)
+		header_begin(s, r);
+	if (s->header == 2)
+		return;
+	if (s->stats) {
+		if (r) {
+			/* perf's lines; the byte totals follow them (run.c) */
+			stats_print(o, hwt_reader__stats(r), NULL,
+				    hwt_reader__has_feature(r, HWT_FEAT_AUXTRACE));
+			stats_print_events(o, r, s->samples, s->nsamples);
+		}
+		return;
+	}
 	if (!n)
 		out__puts(o, "no AUX streams (no PERF_RECORD_AUXTRACE_INFO) in the input\n");
 	for (uint32_t i = 0; i < n; i++) {
@@ -145,11 +221,6 @@ static void on_end(void *ctx, const struct hwt_stream *const *streams, uint32_t 
 			    (unsigned long long)st->records);
 		print_tables(s, st->idx);
 	}
-	if (r && s->stats) {
-		out__putc(o, '\n');
-		stats_print(o, hwt_reader__stats(r), s->bytes,
-			    hwt_reader__has_feature(r, HWT_FEAT_AUXTRACE));
-	}
 }
 
 void report_sink__init(struct report_sink *s, struct out *o, struct hwt_bytes *bytes,
@@ -158,7 +229,8 @@ void report_sink__init(struct report_sink *s, struct out *o, struct hwt_bytes *b
 	memset(s, 0, sizeof(*s));
 	s->o = o;
 	s->bytes = bytes;
-	*sink = (struct hwt_sink){ .record = on_record, .end = on_end, .ctx = s };
+	*sink = (struct hwt_sink){ .event = on_event, .record = on_record, .end = on_end,
+				   .ctx = s };
 }
 
 void report_sink__fini(struct report_sink *s)
@@ -169,4 +241,5 @@ void report_sink__fini(struct report_sink *s)
 		free(s->rows[i].cells);
 	}
 	free(s->rows);
+	free(s->samples);
 }

@@ -37,7 +37,12 @@ struct dump_sink {
 	uint64_t sample_type;	/* first attr's, for the "<cpu> <time>" prefix */
 	bool sample_id_all;
 	bool have_attr;
+	bool file_order;	/* --file-order: no time sorting */
 	struct hwt_bytes *bytes;
+	/* kernel records waiting for their time, as perf's ordered_events */
+	struct dump_queued *q;
+	size_t nq, capq;
+	uint64_t next_flush, max_ts;
 };
 
 void dump_sink__init(struct dump_sink *s, struct out *o, const char *path,
@@ -46,7 +51,14 @@ void dump_sink__init(struct dump_sink *s, struct out *o, const char *path,
 /* report: summary per AUX stream, summary records as tables. */
 struct report_sink {
 	struct out *o;
-	bool stats;		/* --stats: per-record-type counts */
+	bool stats;		/* --stats: per-record-type counts, and only them */
+	int header;		/* 1: --header, 2: --header-only */
+	const char *path;	/* the input, for the header's "captured on" */
+	volatile int stop;	/* --header-only of a file: the records are not read */
+	bool header_done;
+	uint64_t feats_shown[4];	/* pipe mode: features printed so far */
+	uint64_t *samples;	/* --stats: SAMPLE records per attr index */
+	uint32_t nsamples;
 	struct hwt_bytes *bytes;
 	const struct hwt_record_type *table_type;
 	uint32_t table_stream;

@@ -16,7 +16,7 @@
 #include "perf_data/perf_record_names.h"
 #include "stats_print.h"
 
-static const char *short_name(uint32_t type)
+const char *perf_event_name(uint32_t type)
 {
 	const char *n = perf_record_name(type);
 
@@ -49,10 +49,25 @@ void stats_print(struct out *o, const struct hwt_reader_stats *st, const struct 
 	line(o, "TOTAL", total, total, false);
 	for (uint32_t i = 0; i < HWT_REC_MAX; i++)
 		if (st->nr[i])
-			line(o, short_name(i), st->nr[i], total, true);
+			line(o, perf_event_name(i), st->nr[i], total, true);
 	if (st->nr_other)
 		line(o, "OTHER", st->nr_other, total, true);
+	if (!b)
+		return;
 	out__printf(o, "decoded bytes: %" PRIu64 "\n", b->decoded);
 	out__printf(o, "skipped bytes: %" PRIu64 "\n", b->skipped);
 	out__printf(o, "lost bytes: %" PRIu64 "\n", b->lost);
+}
+
+void stats_print_events(struct out *o, const struct hwt_reader *r, const uint64_t *samples,
+			uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		const struct hwt_attr *a = hwt_reader__attr(r, i);
+
+		if (!samples[i])
+			continue;
+		out__printf(o, "%s stats:\n", a->name ? a->name : "unknown");
+		line(o, "SAMPLE", samples[i], 0, false);
+	}
 }

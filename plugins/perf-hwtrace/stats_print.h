@@ -9,11 +9,14 @@
 #include "hwtrace/perf_data.h"
 #include "out.h"
 
+/* perf_event__name(): "SAMPLE", "ATTR", "FEATURE", ... for a record type */
+const char *perf_event_name(uint32_t type);
+
 /**
  * stats_print - print per-record-type counts and the byte accounting
  * @o:		where to print
  * @st:		the reader's counts (hwt_reader__stats())
- * @b:		the byte accounting (diag->bytes)
+ * @b:		the byte accounting (diag->bytes), or NULL for none
  * @auxtrace_index: the file has the AUXTRACE feature (perf then adds a note
  *		to its "Aggregated stats:" title)
  *
@@ -22,5 +25,18 @@
  */
 void stats_print(struct out *o, const struct hwt_reader_stats *st, const struct hwt_bytes *b,
 		 bool auxtrace_index);
+
+/**
+ * stats_print_events - perf's per-event block after "Aggregated stats:"
+ * @o:		where to print
+ * @r:		the reader, for the events' names
+ * @samples:	SAMPLE records per attr index
+ * @n:		length of @samples (attrs past it had none)
+ *
+ * evlist__fprintf_nr_events() of perf 6.1 with --skip-empty (its default):
+ * "<event> stats:" and its SAMPLE count, for each event that has samples.
+ */
+void stats_print_events(struct out *o, const struct hwt_reader *r, const uint64_t *samples,
+			uint32_t n);
 
 #endif

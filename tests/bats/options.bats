@@ -281,7 +281,7 @@ complete_words() {
 	PATH="$T/bin:$PATH"
 	. "$BATS_TEST_DIRNAME/../../plugins/perf-hwtrace/perf-hwtrace.bash-completion"
 	[ "$(complete_words perf-hwtrace re)" = "report record" ]
-	[ "$(complete_words perf-hwtrace report --st)" = "--stats" ]
+	[ "$(complete_words perf-hwtrace report --st)" = "--stats --stdio" ]
 	[ "$(complete_words perf-hwtrace script --oa)" = "--oa-format" ]
 	[ "$(complete_words perf-hwtrace help sy)" = "synth" ]
 	[ "$(complete_words perf hwtrace sc)" = "script" ]

@@ -60,9 +60,26 @@ enum hwt_feature {
 	HWT_FEAT_TOTAL_MEM = 10,
 	HWT_FEAT_CMDLINE = 11,
 	HWT_FEAT_EVENT_DESC = 12,
+	HWT_FEAT_CPU_TOPOLOGY = 13,
+	HWT_FEAT_NUMA_TOPOLOGY = 14,
+	HWT_FEAT_BRANCH_STACK = 15,
 	HWT_FEAT_PMU_MAPPINGS = 16,
+	HWT_FEAT_GROUP_DESC = 17,
 	HWT_FEAT_AUXTRACE = 18,
+	HWT_FEAT_STAT = 19,
+	HWT_FEAT_CACHE = 20,
+	HWT_FEAT_SAMPLE_TIME = 21,
+	HWT_FEAT_MEM_TOPOLOGY = 22,
+	HWT_FEAT_CLOCKID = 23,
+	HWT_FEAT_DIR_FORMAT = 24,
+	HWT_FEAT_BPF_PROG_INFO = 25,
+	HWT_FEAT_BPF_BTF = 26,
 	HWT_FEAT_COMPRESSED = 27,
+	HWT_FEAT_CPU_PMU_CAPS = 28,
+	HWT_FEAT_CLOCK_DATA = 29,
+	HWT_FEAT_HYBRID_TOPOLOGY = 30,
+	HWT_FEAT_PMU_CAPS = 31,
+	HWT_FEAT_LAST_PERF61 = 32,	/* perf 6.1's HEADER_LAST_FEATURE */
 	HWT_FEAT_MAX = 256,
 };
 
@@ -260,6 +277,47 @@ HWT_API bool hwt_reader__has_feature(const struct hwt_reader *r, enum hwt_featur
 /* TRACING_DATA bytes kept raw, or NULL */
 HWT_API const void *hwt_reader__tracing_data(const struct hwt_reader *r, size_t *size);
 HWT_API const struct hwt_reader_stats *hwt_reader__stats(const struct hwt_reader *r);
+
+/**
+ * struct hwt_header_info - the numbers of the file header and of the feature
+ * sections that `perf report --header` prints (0 where absent; pipe mode
+ * has no data offset or size)
+ * @data_offset: file header's data section offset
+ * @data_size:	its size (the feature table follows it)
+ * @nr_cpus_online: NRCPUS
+ * @nr_cpus_avail: NRCPUS
+ * @total_mem:	TOTAL_MEM, in kB
+ * @first_sample_time: SAMPLE_TIME, ns
+ * @last_sample_time: SAMPLE_TIME, ns
+ * @clockid_res_ns: CLOCKID
+ * @comp_type:	COMPRESSED: 1 is Zstd
+ * @comp_level:	COMPRESSED
+ * @comp_ratio:	COMPRESSED
+ */
+struct hwt_header_info {
+	uint64_t data_offset, data_size;
+	uint32_t nr_cpus_online, nr_cpus_avail;
+	uint64_t total_mem;
+	uint64_t first_sample_time, last_sample_time;
+	uint64_t clockid_res_ns;
+	uint32_t comp_type, comp_level, comp_ratio;
+};
+
+/**
+ * hwt_reader__header_info - fill @hi from the file header and features read so far
+ * @r:		the reader
+ * @hi:		filled; fields of absent or short features are 0
+ */
+HWT_API void hwt_reader__header_info(const struct hwt_reader *r, struct hwt_header_info *hi);
+/**
+ * hwt_reader__pmu - the @i-th PMU_MAPPINGS entry, in file order
+ * @r:		the reader
+ * @i:		index from 0
+ * @type:	set to the entry's attr.type
+ *
+ * Returns the PMU name, or NULL past the last entry.
+ */
+HWT_API const char *hwt_reader__pmu(const struct hwt_reader *r, uint32_t i, uint32_t *type);
 
 /* ---------------------------------------------------------------------- */
 

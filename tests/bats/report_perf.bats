@@ -1,0 +1,175 @@
+#!/usr/bin/env bats
+# report --header/--header-only/--stats and -D against stock perf 6.1 on the
+# same file, recorded here by stock perf (plain, -z and pipe mode).
+
+setup() {
+	TMP=$(mktemp -d)
+	if ! command -v perf >/dev/null; then
+		[ "${CI:-}" = true ] && { echo "perf is missing in CI" >&2; return 1; }
+		skip "LOUD: perf is not installed: stock perf comparison NOT run"
+	fi
+	if ! perf record -q -e cpu-clock -o "$TMP/probe.data" -- true >/dev/null 2>&1; then
+		[ "${CI:-}" = true ] && { echo "perf record fails in CI" >&2; return 1; }
+		skip "LOUD: perf record cannot run here (perf_event_paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)): stock perf comparison NOT run"
+	fi
+}
+
+teardown() {
+	rm -rf "$TMP"
+}
+
+rec() {
+	case $1 in
+	plain) perf record -q -e cpu-clock -o "$TMP/plain.data" -- sleep 0.05 ;;
+	z) perf record -q -z -e cpu-clock -o "$TMP/z.data" -- sleep 0.05 ;;
+	pipe) perf record -q -e cpu-clock -o - -- sleep 0.05 >"$TMP/pipe.data" ;;
+	cpus) perf record -q -e cpu-clock -C 0,1 -o "$TMP/cpus.data" -- sleep 0.1 ;;
+	esac >/dev/null 2>&1
+}
+
+# the "# key : value" lines; "captured on" is the file's mtime, equal anyway
+header_lines() {
+	grep '^# [a-zA-Z].* : \|^# [A-Z_]* info available\|^# missing features\|^# contains '
+}
+
+compare_header() {
+	local f=$TMP/$1.data
+
+	perf report --header-only -i "$f" 2>/dev/null | header_lines >"$TMP/stock"
+	run "$HWTRACE" report --header-only -i "$f"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | header_lines >"$TMP/ours"
+	# the fields perf always prints for a recording are there
+	for k in hostname 'os release' 'perf version' arch 'nrcpus online' cpudesc cmdline event; do
+		grep -q "^# $k : " "$TMP/stock"
+	done
+	diff -u "$TMP/stock" "$TMP/ours"
+	# and nothing but the header
+	! printf '%s\n' "$output" | grep -q 'AUX streams\|^bytes:'
+}
+
+@test "report --header-only: perf's header lines, file mode" {
+	rec plain
+	compare_header plain
+}
+
+@test "report --header-only: perf's header lines, -z (compressed line)" {
+	rec z
+	compare_header z
+	grep -q '^# compressed : Zstd, level = ' "$TMP/ours"
+}
+
+@test "report --header-only: perf's header lines, pipe mode" {
+	rec pipe
+	compare_header pipe
+}
+
+@test "report --header-only: the whole block equals perf's but for the capture time" {
+	rec plain
+	perf report --header-only -i "$TMP/plain.data" 2>/dev/null | grep -v '^# captured on' >"$TMP/stock"
+	"$HWTRACE" report --header-only -i "$TMP/plain.data" | grep -v '^# captured on' >"$TMP/ours"
+	diff -u "$TMP/stock" "$TMP/ours"
+}
+
+@test "report --header: the header, then the report; -q drops the header as perf does" {
+	rec plain
+	run "$HWTRACE" report --header -i "$TMP/plain.data"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "# ========" ]
+	[[ "$output" == *"# hostname : "* ]]
+	[[ "$output" == *"no AUX streams"* ]]
+	run "$HWTRACE" report --header -q --stdio -v -i "$TMP/plain.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"# hostname"* ]]
+	[[ "$output" != *"bytes:"* ]]
+	# perf -q --header-only: no header, the report instead; ours too
+	perf report --header-only -q -i "$TMP/plain.data" 2>/dev/null >"$TMP/stock"
+	! grep -q '^# hostname' "$TMP/stock"
+	grep -q '%' "$TMP/stock"
+	run "$HWTRACE" report --header-only -q -i "$TMP/plain.data"
+	[[ "$output" != *"# hostname"* ]]
+	[[ "$output" == *"no AUX streams"* ]]
+}
+
+# perf's --stats output, whole: "Aggregated stats:" and "<event> stats:" blocks
+compare_stats() {
+	local f=$TMP/$1.data
+
+	perf report --stats -i "$f" 2>/dev/null >"$TMP/stock"
+	grep -q '^cpu-clock stats:$' "$TMP/stock"
+	run "$HWTRACE" report --stats -i "$f"
+	[ "$status" -eq 0 ]
+	# ours: perf's lines, then our byte totals line
+	printf '%s\n' "$output" | sed '$d' >"$TMP/ours"
+	diff -u "$TMP/stock" "$TMP/ours"
+	[[ "${lines[-1]}" == "bytes: "*" decoded, "* ]]
+	# -q: perf's lines only
+	"$HWTRACE" report --stats -q -i "$f" >"$TMP/quiet"
+	diff -u "$TMP/stock" "$TMP/quiet"
+}
+
+@test "report --stats: only perf's stats, per event too: file mode" {
+	rec plain
+	compare_stats plain
+}
+
+@test "report --stats: only perf's stats, per event too: two CPUs" {
+	rec cpus
+	compare_stats cpus
+}
+
+@test "report --stats: only perf's stats, per event too: -z and pipe" {
+	rec z
+	compare_stats z
+	rec pipe
+	compare_stats pipe
+}
+
+# -D: the "<off>@<file> [<size>]: event: <type>" lines and the
+# "<cpu> <time> <off> [<size>]: PERF_RECORD_<name>" lines (name only: the
+# details of kernel records are not all printed as perf does)
+dump_heads() {
+	grep -E '^(0x[0-9a-f]+|0)@|^[-0-9 ]*(0x[0-9a-f]+|0) \[0x[0-9a-f]+\]: PERF_RECORD_' |
+		sed -E 's/(PERF_RECORD_[A-Z0-9_]+).*/\1/'
+}
+
+compare_dump() {
+	local f=$TMP/$1.data
+
+	perf report -D -i "$f" 2>/dev/null | dump_heads >"$TMP/stock"
+	[ -s "$TMP/stock" ]
+	"$HWTRACE" report -D -i "$f" | dump_heads >"$TMP/ours"
+	diff -u "$TMP/stock" "$TMP/ours"
+}
+
+@test "report -D: record header lines as perf's, file mode" {
+	rec plain
+	compare_dump plain
+}
+
+@test "report -D: pipe mode: 0@pipe, PERF_RECORD_ATTR with -1 -1, FEATURE" {
+	rec pipe
+	compare_dump pipe
+	grep -qx '0@pipe \[0x[0-9a-f]*\]: event: 64' "$TMP/ours"
+	grep -qx -- '-1 -1 0 \[0x[0-9a-f]*\]: PERF_RECORD_ATTR' "$TMP/ours"
+	grep -q ': PERF_RECORD_FEATURE$' "$TMP/ours"
+}
+
+@test "report -D: -z: the records inside COMPRESSED ones, as perf" {
+	rec z
+	compare_dump z
+	! grep -q 'PERF_RECORD_COMPRESSED' "$TMP/ours"
+}
+
+@test "report -D: two CPUs: records ordered by time as perf orders them; --file-order as read" {
+	rec cpus
+	compare_dump cpus
+	# perf's order is not the file's here, or the test proves nothing
+	grep -E '@' "$TMP/stock" | sed 's/@.*//' >"$TMP/offs"
+	! sort -n -c <(while read -r x; do printf '%d\n' "$x"; done <"$TMP/offs") 2>/dev/null
+	# --file-order: offsets increase
+	"$HWTRACE" report -D --file-order -i "$TMP/cpus.data" | grep -E '^(0x[0-9a-f]+|0)@' |
+		sed 's/@.*//' | while read -r x; do printf '%d\n' "$x"; done >"$TMP/fo"
+	sort -n -c "$TMP/fo"
+	[ "$(wc -l <"$TMP/fo")" -eq "$(wc -l <"$TMP/offs")" ]
+}
