@@ -197,7 +197,11 @@ stop_bg() {
 time.sleep(30)' &
 	BG="$BG $!"
 	py=$!
-	sleep 0.3
+	# python starts slowly on a loaded machine: wait for its 3 threads
+	for _ in $(seq 100); do
+		[ "$(ls "/proc/$py/task" 2>/dev/null | wc -l)" -ge 3 ] && break
+		sleep 0.1
+	done
 	busy=${BG%% *}
 	run "$HWTRACE" record -q -e cpu-clock -a -o "$TMP/n.data" -- sleep 0.3
 	tids=$(ls "/proc/$py/task" | sort -n)
