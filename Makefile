@@ -8,7 +8,7 @@
 #                 checkpatch on kernel/
 #   make bench    throughput and memory benchmarks
 #   make install  PREFIX=/usr/local (binary, library, headers, pkg-config, man pages,
-#                 bash completion)
+#                 bash completion, perf scripts, Python module, traceevent plugin)
 
 PREFIX    ?= /usr/local
 BUILD     ?= build
@@ -58,7 +58,8 @@ SHARED_LIB := $(BUILD)/libhwtrace.so.0
 TOOL_LIB   := $(BUILD)/libhwtrace-tool.a
 TOOL       := $(BUILD)/perf-hwtrace
 
-.PHONY: libperf all deps deps-check demo test unit bats check fuzz fuzz-long lint checkpatch bench install clean kernel e2e
+.PHONY: libperf all deps deps-check demo test unit bats check fuzz fuzz-long lint checkpatch bench install clean kernel e2e \
+	install-scripts install-python
 
 all: $(TOOL) $(STATIC_LIB) $(SHARED_LIB) $(UNIT_BIN)
 
@@ -267,7 +268,7 @@ $(STATIC_TOOL): $(STATIC_OBJ) $(LIBPERF)
 
 # --- install -----------------------------------------------------------------
 
-install: all
+install: all install-scripts install-python
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 		$(DESTDIR)$(PREFIX)/include/hwtrace $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/perf-hwtrace
@@ -286,6 +287,36 @@ install: all
 	# the distribution's.  Never over the distribution's own file.
 	if [ "$(PREFIX)" != /usr ]; then \
 		ln -sf perf-hwtrace $(DESTDIR)$(PREFIX)/share/bash-completion/completions/perf; fi
+
+# The hooks go where stock perf looks for scripts: `perf script -l` lists the
+# <exec-path>/scripts/python/bin/NAME-report wrappers by their "# description:"
+# and "# args:" lines (taken from the hook), `perf script report NAME -i F`
+# runs one and `perf script -s NAME.py` finds the hook there.  Stock perf's
+# exec path is its own (/usr/lib/perf-core on Debian): PERF_EXEC_PATH points
+# it here.
+PERF_EXEC  := $(PREFIX)/libexec/perf-core
+PY_HOOKS   := $(sort $(wildcard scripts/*.py))
+
+install-scripts:
+	install -d $(DESTDIR)$(PERF_EXEC)/scripts/python/bin
+	install -m 0644 $(PY_HOOKS) $(DESTDIR)$(PERF_EXEC)/scripts/python/
+	for s in $(PY_HOOKS); do \
+		n=$$(basename $$s .py); w=$(DESTDIR)$(PERF_EXEC)/scripts/python/bin/$$n-report; \
+		{ echo '#!/bin/sh'; grep -m1 '^# description:' $$s; grep -m1 '^# args:' $$s; \
+		  echo 'exec perf script -s "$$PERF_EXEC_PATH/scripts/python/'$$n'.py" "$$@"'; } >$$w; \
+		chmod 0755 $$w; \
+	done
+
+# the `hwtrace` module, where the interpreter it was built for imports from:
+# /usr/lib/python3/dist-packages for PREFIX=/usr (Debian), else
+# PREFIX/lib/pythonX.Y/dist-packages (on sys.path for /usr/local)
+PY_VER  = $(shell $(patsubst %-config,%,$(PYTHON_CONFIG)) -c \
+	'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+PY_SITE = $(if $(filter /usr,$(PREFIX)),/usr/lib/python3/dist-packages,$(PREFIX)/lib/python$(PY_VER)/dist-packages)
+
+install-python:
+	$(if $(PY_MODULE),install -d $(DESTDIR)$(PY_SITE) && \
+		install -m 0644 $(PY_MODULE) $(DESTDIR)$(PY_SITE)/,@echo "no python3-config: hwtrace module not built")
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz build-checkpatch $(LIBPERF_DIR)

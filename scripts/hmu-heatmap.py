@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# hmu-heatmap.py - SVG heatmap of CXL HMU hotness: DPA (rows) x time (columns).
+# description: SVG heatmap of CXL HMU hotness, DPA x time
+# args: [-- [-o heat.svg] [--rows N] [--cols N]]
 #
 #   perf hwtrace script -i perf.data -s scripts/hmu-heatmap.py -- [-o heat.svg] [--rows N] [--cols N]
-#   perf script -i inj.data -s scripts/hmu-heatmap.py [same options]
+#   perf script -i inj.data -s scripts/hmu-heatmap.py -- [same options]
 #
 # Each cell sums the counts of the hotlist entries whose DPA and time fall in
 # it; colour is log-scaled.  Plain SVG, no third-party packages.

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-# hmu-top.py - hottest CXL HMU units and DPA ranges per time window.
+# description: hottest CXL HMU units and DPA ranges per time window
+# args: [-- [--window S] [--top N] [--range B]]
 #
 #   perf hwtrace script -i perf.data -s scripts/hmu-top.py -- [--window S] [--top N] [--range B]
 #   perf hwtrace inject -i perf.data -o inj.data
-#   perf script -i inj.data -s scripts/hmu-top.py [same options]
+#   perf script -i inj.data -s scripts/hmu-top.py -- [same options]
 #
 # Both runners call the hooks the same way.  The hook reads fields by name
 # through trace_unhandled(), so it keeps working when record types gain fields.

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# oa-csv.py - i915 OA reports as CSV: per-report deltas and derived metrics.
+# description: i915 OA reports as CSV with deltas and derived metrics
+# args: [-- [--ts-freq HZ] [-o out.csv]]
 #
 #   perf hwtrace script -i oa.data -s scripts/oa-csv.py -- [--ts-freq HZ] [-o out.csv]
-#   perf script -i inj.data -s scripts/oa-csv.py [same options]
+#   perf script -i inj.data -s scripts/oa-csv.py -- [same options]
 #
 # One row per report that has a predecessor in its context (dts etc. are
 # absent after a break, i.e. 0 / empty here).  Derived: elapsed_ns from the

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# panthor-rates.py - per-second counter rates per Mali block (panthor samples).
+# description: per-second counter rates per Mali block (panthor)
+# args: [-- [--top N] [--csv]]
 #
 #   perf hwtrace script -i gpu.data -s scripts/panthor-rates.py -- [--top N] [--csv]
-#   perf script -i inj.data -s scripts/panthor-rates.py [same options]
+#   perf script -i inj.data -s scripts/panthor-rates.py -- [same options]
 #
 # A panthor sample counts events between timestamp_start_ns and
 # timestamp_end_ns, so a counter's rate over the capture is the sum of its

@@ -1,7 +1,10 @@
 #!/usr/bin/env bats
 # make install: the subcommand, libhwtrace (static and shared), headers, a
-# pkg-config file and the man page land under PREFIX, and a program built
-# against the installed library through pkg-config decodes a synth file.
+# pkg-config file, a man page per verb, the bash completion, the perf scripts,
+# the Python module and the libtraceevent plugin land under PREFIX, each where
+# its consumer (man, bash, stock perf, python3, trace-cmd) finds it, and a
+# program built against the installed library through pkg-config decodes a
+# synth file.
 
 load lib/common
 
@@ -85,6 +88,87 @@ C
 	run "$BATS_FILE_TMPDIR/count" "$BATS_FILE_TMPDIR/j.data"
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(grep -vc '^#' "$BATS_FILE_TMPDIR/m") 0" ]
+}
+
+@test "stock perf script -l lists the installed hooks with their descriptions" {
+	exec_path=$P/libexec/perf-core
+	run env PERF_EXEC_PATH="$exec_path" perf script -l
+	[ "$status" -eq 0 ]
+	echo "$output"
+	for s in "$BATS_TEST_DIRNAME"/../../scripts/*.py; do
+		n=$(basename "$s" .py)
+		[ -f "$exec_path/scripts/python/$n.py" ]
+		# perf prints "  NAME ARGS  DESCRIPTION": both from the hook's own lines
+		desc=$(sed -n 's/^# description: //p' "$s")
+		args=$(sed -n 's/^# args: //p' "$s")
+		[ -n "$desc" ] && [ -n "$args" ]
+		printf '%s\n' "${lines[@]}" | grep -qxF -- "$(printf '  %-36s %s' "$n $args" "$desc")"
+	done
+	# stock perf's own scripts are not listed from here: only ours
+	[ "$(printf '%s\n' "${lines[@]:1}" | wc -l)" -eq "$(ls "$BATS_TEST_DIRNAME"/../../scripts/*.py | wc -l)" ]
+}
+
+@test "stock perf runs an installed hook by name: perf script report NAME, -s NAME.py" {
+	exec_path=$P/libexec/perf-core
+	"$P/bin/perf-hwtrace" synth --type cxl-hmu --seed 4 --size 16K -o "$BATS_FILE_TMPDIR/s.data"
+	"$P/bin/perf-hwtrace" inject -i "$BATS_FILE_TMPDIR/s.data" -o "$BATS_FILE_TMPDIR/s.inj"
+	# the hook from the source tree, run by stock perf with a path: the reference
+	run perf script -i "$BATS_FILE_TMPDIR/s.inj" \
+		-s "$BATS_TEST_DIRNAME/../../scripts/hmu-top.py" -- --top 3
+	[ "$status" -eq 0 ]
+	want=$output
+	[[ "$want" == *"reports"* ]]
+	[ "$(grep -c cxl_hmu_mem <<<"$want")" -eq 6 ]
+	cd "$BATS_FILE_TMPDIR"
+	run env PERF_EXEC_PATH="$exec_path" perf script report hmu-top -i s.inj -- --top 3
+	[ "$status" -eq 0 ]
+	[ "$output" = "$want" ]
+	run env PERF_EXEC_PATH="$exec_path" perf script -i s.inj -s hmu-top.py -- --top 3
+	[ "$status" -eq 0 ]
+	[ "$output" = "$want" ]
+}
+
+@test "python3 imports the installed hwtrace module from where it looks under the prefix" {
+	# the interpreter the module is built for (plugins/python/build.mk)
+	py=/usr/bin/python3
+	[ -x "$py" ] && [ -x /usr/bin/python3-config ] || skip "no Debian python3-config"
+	# where Debian's python3 imports from for PREFIX=/usr/local, relative to it
+	rel=$("$py" -c 'import sys; print(next(p[len("/usr/local/"):] for p in sys.path
+	      if p.startswith("/usr/local/") and p.endswith("-packages")))')
+	echo "rel: $rel"
+	ls "$P/$rel"/hwtrace.*.so
+	"$P/bin/perf-hwtrace" synth --type cxl-hmu --seed 5 --size 16K \
+		--manifest "$BATS_FILE_TMPDIR/py.m" -o "$BATS_FILE_TMPDIR/py.data"
+	cd "$BATS_FILE_TMPDIR"
+	run env PYTHONPATH="$P/$rel" "$py" -c '
+import sys, hwtrace
+assert hwtrace.__file__.startswith(sys.argv[1]), hwtrace.__file__
+print(sum(1 for r in hwtrace.open(sys.argv[2]) if r["type"] == "cxl_hmu_unit"))
+' "$P/$rel" py.data
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(grep -vc '^#' py.m)" ]
+}
+
+@test "stock perf and trace-cmd load the installed traceevent plugin through TRACEEVENT_PLUGIN_DIR" {
+	dir=$P/lib/traceevent/plugins
+	[ -f "$dir/plugin_hwtrace.so" ]
+	"$P/bin/perf-hwtrace" synth --type cxl-hmu --seed 6 --size 16K -o "$BATS_FILE_TMPDIR/t.data"
+	"$P/bin/perf-hwtrace" inject -i "$BATS_FILE_TMPDIR/t.data" -o "$BATS_FILE_TMPDIR/t.inj"
+	# an empty HOME: no plugin from ~/.local/lib/traceevent/plugins
+	home=$BATS_FILE_TMPDIR/home
+	mkdir -p "$home"
+	without=$(HOME=$home perf script -i "$BATS_FILE_TMPDIR/t.inj" 2>/dev/null | head -1)
+	with=$(HOME=$home TRACEEVENT_PLUGIN_DIR=$dir perf script -i "$BATS_FILE_TMPDIR/t.inj" 2>/dev/null | head -1)
+	echo "without: $without"
+	echo "with:    $with"
+	# the plugin drops the raw entry the generic print fmt shows
+	[[ "$without" == *raw=* ]]
+	[[ "$with" != *raw=* ]]
+	[[ "$with" == *cxl_hmu_unit* ]]
+	run env HOME="$home" TRACEEVENT_PLUGIN_DIR="$dir" trace-cmd list -O
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"plugin:	hwtrace"* ]]
 }
 
 # --- the ABI (Documentation/libhwtrace.rst) ----------------------------------
