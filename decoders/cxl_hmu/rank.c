@@ -120,19 +120,23 @@ static uint64_t hmu_rank__select(uint64_t *a, uint32_t n, uint32_t k)
 
 /*
  * The counter value below which about @below / HMU_RANK_SAMPLE of the
- * counters lie, from a sample spread evenly over the table.
+ * counters lie, from a sample spread evenly over the table.  The stride
+ * follows the counters in use, not the slots: a table nearly empty after a
+ * purge still gives a full sample (a sample of none gave 1, and purges by 1
+ * that freed nothing).
  */
 static uint64_t hmu_rank__quantile(const struct hmu_rank *r, uint32_t below)
 {
-	uint64_t sample[HMU_RANK_SAMPLE], n = 1ULL << r->bits, step, m = 0, v;
+	uint64_t sample[HMU_RANK_SAMPLE], n = 1ULL << r->bits, step, m = 0, k, v;
 
-	step = n / HMU_RANK_SAMPLE ? n / HMU_RANK_SAMPLE : 1;
+	step = r->used / HMU_RANK_SAMPLE ? r->used / HMU_RANK_SAMPLE : 1;
 	for (uint64_t i = 0; i < n && m < HMU_RANK_SAMPLE; i += step)
 		if (r->tab[i].key)
 			sample[m++] = r->tab[i].total;
 	if (!m)
 		return 1;
-	v = hmu_rank__select(sample, (uint32_t)m, (uint32_t)(m * below / HMU_RANK_SAMPLE));
+	k = m * below / HMU_RANK_SAMPLE;
+	v = hmu_rank__select(sample, (uint32_t)m, (uint32_t)(k < m ? k : m - 1));
 	return v ? v : 1;
 }
 
@@ -219,11 +223,17 @@ void hmu_rank__make_room(struct hmu_rank *r)
 	/*
 	 * Past it, or out of memory below it: drop counters.  A purge by the
 	 * upper quartile frees most of the table, so its pass is paid by many
-	 * insertions, while the bound grows less than with a higher one.
+	 * insertions, while the bound grows less than with a higher one.  The
+	 * first purge on the way to a smaller summary keeps only what the
+	 * summary holds, in one pass over the large table.
 	 */
 	do {
-		uint64_t d = hmu_rank__quantile(r, HMU_RANK_SAMPLE * 3 / 4);
+		/* keep about a quarter, and no more than a quarter of the summary */
+		uint64_t keep = r->used / 4, cap = (1ULL << r->summary_bits) / 4, d;
 
+		if (keep > cap)
+			keep = cap;
+		d = hmu_rank__quantile(r, HMU_RANK_SAMPLE - (uint32_t)(keep * HMU_RANK_SAMPLE / r->used));
 		if (hmu_rank__spare(r))
 			hmu_rank__purge(r, d);
 		else
