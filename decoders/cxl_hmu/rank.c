@@ -89,40 +89,92 @@ static bool hmu_rank__resize(struct hmu_rank *r, uint32_t bits)
 	return true;
 }
 
-static int hmu_rank__cmp_u64(const void *a, const void *b)
+/* The @k-th smallest of @a[0..@n) (Hoare's selection; @a is reordered). */
+static uint64_t hmu_rank__select(uint64_t *a, uint32_t n, uint32_t k)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	uint32_t lo = 0, hi = n - 1;
 
-	return x < y ? -1 : x > y;
+	while (lo < hi) {
+		uint64_t pivot = a[lo + (hi - lo) / 2], t;
+		uint32_t i = lo, j = hi;
+
+		for (;;) {
+			while (a[i] < pivot)
+				i++;
+			while (a[j] > pivot)
+				j--;
+			if (i >= j)
+				break;
+			t = a[i];
+			a[i++] = a[j];
+			a[j--] = t;
+		}
+		/* a[lo..j] <= pivot <= a[j+1..hi] */
+		if (k <= j)
+			hi = j;
+		else
+			lo = j + 1;
+	}
+	return a[k];
 }
 
 /*
- * The counter value below which about @keep / HMU_RANK_SAMPLE of the
- * counters lie, from a sample spread evenly over the table.
+ * The counter value below which about @below / HMU_RANK_SAMPLE of the
+ * counters lie, from a sample spread evenly over the table.  The stride
+ * follows the counters in use, not the slots: a table nearly empty after a
+ * purge still gives a full sample (a sample of none gave 1, and purges by 1
+ * that freed nothing).
  */
 static uint64_t hmu_rank__quantile(const struct hmu_rank *r, uint32_t below)
 {
-	uint64_t sample[HMU_RANK_SAMPLE], n = 1ULL << r->bits, step, m = 0;
+	uint64_t sample[HMU_RANK_SAMPLE], n = 1ULL << r->bits, step, m = 0, k, v;
 
-	step = n / HMU_RANK_SAMPLE ? n / HMU_RANK_SAMPLE : 1;
+	step = r->used / HMU_RANK_SAMPLE ? r->used / HMU_RANK_SAMPLE : 1;
 	for (uint64_t i = 0; i < n && m < HMU_RANK_SAMPLE; i += step)
 		if (r->tab[i].key)
 			sample[m++] = r->tab[i].total;
 	if (!m)
 		return 1;
-	qsort(sample, m, sizeof(sample[0]), hmu_rank__cmp_u64);
-	m = m * below / HMU_RANK_SAMPLE;
-	return sample[m] ? sample[m] : 1;
+	k = m * below / HMU_RANK_SAMPLE;
+	v = hmu_rank__select(sample, (uint32_t)m, (uint32_t)(k < m ? k : m - 1));
+	return v ? v : 1;
 }
 
 /*
- * Lower every counter by @d and drop those it empties, in one pass over the
+ * Lower every counter by @d and drop those it empties.  The sweep copies
+ * every slot to @r->spare and advances past the survivors only, with no
+ * branch on the counts (random counts mispredict a branch half the time);
+ * the table is then cleared and the survivors put back.
+ */
+static void hmu_rank__purge(struct hmu_rank *r, uint64_t d)
+{
+	uint64_t n = 1ULL << r->bits, m = 0;
+	struct hmu_slot *tab = r->tab, *sp = r->spare;
+
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t key = tab[i].key, total = tab[i].total;
+
+		sp[m].key = key;
+		sp[m].total = total - d;
+		sp[m].reports = tab[i].reports;
+		m += (key != 0) & (total > d);
+	}
+	memset(tab, 0, n * sizeof(*tab));
+	for (uint64_t i = 0; i < m; i++)
+		hmu_rank__put(tab, r->bits, &sp[i]);
+	r->used = m;
+	r->error = r->error + d < d ? UINT64_MAX : r->error + d;
+	r->purged = true;
+}
+
+/*
+ * hmu_rank__purge() without the spare (out of memory): in one pass over the
  * table and in place.  The pass starts after an empty slot, so no run of
  * occupied slots wraps past its start; each survivor then moves to the
  * first free slot on its probe path, which lies before it or is its own:
  * every counter stays reachable from its home slot.
  */
-static void hmu_rank__purge(struct hmu_rank *r, uint64_t d)
+static void hmu_rank__purge_in_place(struct hmu_rank *r, uint64_t d)
 {
 	uint64_t n = 1ULL << r->bits, mask = n - 1, start = 0;
 	struct hmu_slot *tab = r->tab;
@@ -152,6 +204,17 @@ static void hmu_rank__purge(struct hmu_rank *r, uint64_t d)
 	r->purged = true;
 }
 
+/* Room for the survivors of a purge of the current table (at most half full, + 1). */
+static bool hmu_rank__spare(struct hmu_rank *r)
+{
+	if (r->spare && r->spare_bits == r->bits)
+		return true;
+	free(r->spare);
+	r->spare = malloc(sizeof(struct hmu_slot) * ((1ULL << r->bits) / 2 + 1));
+	r->spare_bits = r->bits;
+	return r->spare != NULL;
+}
+
 void hmu_rank__make_room(struct hmu_rank *r)
 {
 	/* exact counts while the budget holds them */
@@ -160,11 +223,22 @@ void hmu_rank__make_room(struct hmu_rank *r)
 	/*
 	 * Past it, or out of memory below it: drop counters.  A purge by the
 	 * upper quartile frees most of the table, so its pass is paid by many
-	 * insertions, while the bound grows less than with a higher one.
+	 * insertions, while the bound grows less than with a higher one.  The
+	 * first purge on the way to a smaller summary keeps only what the
+	 * summary holds, in one pass over the large table.
 	 */
-	do
-		hmu_rank__purge(r, hmu_rank__quantile(r, HMU_RANK_SAMPLE * 3 / 4));
-	while (r->used * 4 > (1ULL << r->summary_bits));
+	do {
+		/* keep about a quarter, and no more than a quarter of the summary */
+		uint64_t keep = r->used / 4, cap = (1ULL << r->summary_bits) / 4, d;
+
+		if (keep > cap)
+			keep = cap;
+		d = hmu_rank__quantile(r, HMU_RANK_SAMPLE - (uint32_t)(keep * HMU_RANK_SAMPLE / r->used));
+		if (hmu_rank__spare(r))
+			hmu_rank__purge(r, d);
+		else
+			hmu_rank__purge_in_place(r, d);
+	} while (r->used * 4 > (1ULL << r->summary_bits));
 	/* the summary: a table the CPU caches hold (out of memory: keep this one) */
 	if (r->bits > r->summary_bits)
 		hmu_rank__resize(r, r->summary_bits);
@@ -246,6 +320,8 @@ uint32_t hmu_rank__top(const struct hmu_rank *r, struct hmu_slot *out, uint32_t 
 void hmu_rank__free(struct hmu_rank *r)
 {
 	free(r->tab);
+	free(r->spare);
 	r->tab = NULL;
+	r->spare = NULL;
 	r->used = 0;
 }

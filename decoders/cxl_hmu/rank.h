@@ -46,6 +46,8 @@ struct hmu_slot {
  * @used:	counters in use
  * @error:	sum of the purge amounts: the bound on every count's error
  * @purged:	whether any counter has been dropped (counts not exact)
+ * @spare:	room for a purge's survivors (half the table + 1), once purging
+ * @spare_bits:	@bits of the table @spare was sized for
  */
 struct hmu_rank {
 	struct hmu_slot *tab;
@@ -55,6 +57,8 @@ struct hmu_rank {
 	uint64_t used;
 	uint64_t error;
 	bool purged;
+	struct hmu_slot *spare;
+	uint32_t spare_bits;
 };
 
 /**

@@ -157,3 +157,17 @@ EOF_PY
 		echo "$output" | grep -E '^ +1 +5 +0x5000 +3 +1$'
 	done
 }
+
+@test "a small --rank-counters summary after a large exact table takes no more than a few purges" {
+	# 4 million entries over 2^26 units: the exact table grows to the
+	# default budget (2^22 slots) before it shrinks to 4096 counters; a
+	# purge quantile that sampled slots, not counters, found none in it
+	# and swept the large table again and again (minutes)
+	"$HWTRACE" synth --type cxl-hmu --seed 1 --size 32M --auxtrace-type 6 \
+		-o "$BATS_TEST_TMPDIR/h.data"
+	run timeout 60 "$HWTRACE" report --rank-counters 4096 --top 3 -i "$BATS_TEST_TMPDIR/h.data"
+	[ "$status" -eq 0 ]
+	echo "$output" >"$BATS_TEST_TMPDIR/rep"
+	table "$BATS_TEST_TMPDIR/rep" cxl_hmu_summary | grep -Eq " max_overcount=[1-9][0-9]* "
+	[ "$(table "$BATS_TEST_TMPDIR/rep" cxl_hmu_hot | wc -l)" -eq 3 ]
+}
