@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_report.c - perf hwtrace report [-i FILE] [-D] [--stats] [decoder options]
+ * cmd_report.c - perf hwtrace report [-i FILE] [-D] [--stats] [filters] [decoder options]
  */
 #include <stdio.h>
 #include <string.h>
@@ -9,7 +9,8 @@
 #include "run.h"
 
 static const char *const report_usage[] = {
-	"[-i FILE] [-D] [--stats] [decoder options]",
+	"[-i FILE] [-D] [--stats] [--time T] [-C CPUS] [--pid P] [--tid T] [--type TYPES] "
+	"[decoder options]",
 	NULL,
 };
 
@@ -26,11 +27,13 @@ int cmd_report(int argc, char **argv)
 		OPT_SET_INT(0, "dump-raw-traces", &a.mode, "the same as --dump-raw-trace",
 			    RUN_DUMP),
 		OPT_BOOLEAN(0, "stats", &a.stats, "per-record-type counts, as perf report --stats"),
+		RECORD_FILTER_OPTS(&a.filter),
 		OPT_END(),
 	};
 	struct parse_cmd cmd = { "report", report_usage, command__summary("report"), NULL };
 	int ret;
 
+	a.filter.cmd = "report";
 	cli__init(&c, "report");
 	c.input = "perf.data";
 	ret = cli__parse(&c, &cmd, opts, argc, argv, 0);
@@ -38,6 +41,11 @@ int cmd_report(int argc, char **argv)
 		ret = EXIT_USAGE;
 	else if (ret > 0)
 		ret = usage_error("report", "unexpected argument '%s' (see --help)", argv[0]);
+	else if (!ret && a.mode == RUN_DUMP && record_filter__active(&a.filter))
+		ret = usage_error("report", "-D dumps every record: filters do not apply");
+	else if (!ret && a.filter.percent && !strcmp(c.input, "-"))
+		ret = usage_error("report", "--time with percent reads the input twice: "
+				  "not a pipe");
 	else if (!ret)
 		ret = cli__check_opts(&c, NULL);
 	if (!ret)

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "field_fmt.h"
+#include "record_filter.h"
 
 enum run_mode {
 	RUN_REPORT,	/* summary per stream */
@@ -22,6 +23,10 @@ enum run_mode {
  * @fields_type: RUN_SCRIPT: show only records of this type (-F TYPE:fields), or NULL
  * @stats:	RUN_REPORT: add perf report --stats style counts
  * @raw_type:	decode a plain payload file with this decoder
+ * @filter:	RUN_SCRIPT, RUN_REPORT: --time, -C, --pid, --tid, --type
+ * @time:	RUN_SCRIPT: how "time" fields are shown (--ns, --raw-time)
+ * @reltime:	RUN_SCRIPT: times since the first record shown
+ * @deltatime:	RUN_SCRIPT: times since the previous record shown
  */
 struct run_args {
 	enum run_mode mode;
@@ -31,9 +36,12 @@ struct run_args {
 	const struct hwt_record_type *fields_type;
 	bool stats;
 	const char *raw_type;
+	struct record_filter filter;
+	enum time_style time;
+	bool reltime, deltatime;
 };
 
 /* Run and return the exit status (0, 1 input errors). */
-int run(struct cli *c, const struct run_args *a);
+int run(struct cli *c, struct run_args *a);
 
 #endif
