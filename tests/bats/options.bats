@@ -234,7 +234,7 @@ bad() {
 	want=$(grep -v '^#' "$T/m.txt" | awk '{ print "cxl_hmu_unit: unit=" $3 " count=" $4 }')
 	[ "$output" = "$want" ]
 	# +raw: the default fields and raw (which the default line leaves out)
-	run --separate-stderr "$HWTRACE" script -F +raw -i "$T/hmu.data"
+	run --separate-stderr "$HWTRACE" script -F +raw --raw-time -i "$T/hmu.data"
 	[ "$status" -eq 0 ]
 	first=$(grep -v '^#' "$T/m.txt" | head -1)
 	read -r cpu time unit count dpa <<<"$first"
