@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_report.c - perf hwtrace report [-i FILE] [-D] [--stats] [--header[-only]]
- * [decoder options]; -q, -v and --stdio as perf report takes them.
+ * [filters] [decoder options]; -q, -v and --stdio as perf report takes them.
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +10,8 @@
 #include "run.h"
 
 static const char *const report_usage[] = {
-	"[-i FILE] [-D [--file-order]] [--stats] [--header | --header-only] [-q] [decoder options]",
+	"[-i FILE] [-D [--file-order]] [--stats] [--header | --header-only] [-q] "
+	"[--time T] [-C CPUS] [--pid P] [--tid T] [--type TYPES] [decoder options]",
 	NULL,
 };
 
@@ -38,11 +39,13 @@ int cmd_report(int argc, char **argv)
 			    "no warnings, no header, no byte totals (errors still shown)"),
 		OPT_BOOLEAN('v', "verbose", &verbose, "accepted as perf takes it; no effect"),
 		OPT_BOOLEAN(0, "stdio", &stdio, "accepted as perf takes it: output is always text"),
+		RECORD_FILTER_OPTS(&a.filter),
 		OPT_END(),
 	};
 	struct parse_cmd cmd = { "report", report_usage, command__summary("report"), NULL };
 	int ret;
 
+	a.filter.cmd = "report";
 	cli__init(&c, "report");
 	c.input = "perf.data";
 	ret = cli__parse(&c, &cmd, opts, argc, argv, 0);
@@ -50,6 +53,11 @@ int cmd_report(int argc, char **argv)
 		ret = EXIT_USAGE;
 	else if (ret > 0)
 		ret = usage_error("report", "unexpected argument '%s' (see --help)", argv[0]);
+	else if (!ret && a.mode == RUN_DUMP && record_filter__active(&a.filter))
+		ret = usage_error("report", "-D dumps every record: filters do not apply");
+	else if (!ret && a.filter.percent && !strcmp(c.input, "-"))
+		ret = usage_error("report", "--time with percent reads the input twice: "
+				  "not a pipe");
 	else if (!ret)
 		ret = cli__check_opts(&c, NULL);
 	if (!ret)

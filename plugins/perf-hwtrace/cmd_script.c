@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_script.c - perf hwtrace script [-i F] [-F fields] [--json|--csv]
+ * [filters] [--ns|--raw-time] [--reltime|--deltatime]
  * [-s HOOK.py] [decoder options] [-- HOOK ARGS]
  */
 #include <errno.h>
@@ -13,7 +14,8 @@
 #include "script_python.h"
 
 static const char *const script_usage[] = {
-	"[-i FILE] [-F FIELDS] [--json|--csv|--null] [decoder options]",
+	"[-i FILE] [-F FIELDS] [--json|--csv|--null] [--time T] [-C CPUS] [--pid P] "
+	"[--tid T] [--type TYPES] [--ns|--raw-time] [--reltime|--deltatime] [decoder options]",
 	"-s HOOK.py [-i FILE] [decoder options] [-- HOOK ARGS]",
 	NULL,
 };
@@ -48,11 +50,19 @@ int cmd_script(int argc, char **argv)
 			    "decode every record but print only the totals (benchmarks)", RUN_COUNT),
 		OPT_STRING('s', "script", &hook, "HOOK.py",
 			   "run a perf-script Python hook; its arguments follow --"),
+		RECORD_FILTER_OPTS(&a.filter),
+		OPT_SET_INT(0, "ns", &a.time, "show times as secs.nsecs (default secs.usecs)",
+			    TS_NSECS),
+		OPT_SET_INT(0, "raw-time", &a.time, "show times as integer nanoseconds",
+			    TS_RAW),
+		OPT_BOOLEAN(0, "reltime", &a.reltime, "times since the first record shown"),
+		OPT_BOOLEAN(0, "deltatime", &a.deltatime, "times since the previous record shown"),
 		OPT_END(),
 	};
 	struct parse_cmd cmd = { "script", script_usage, command__summary("script"), NULL };
 	int nargs, ret;
 
+	a.filter.cmd = "script";
 	cli__init(&c, "script");
 	c.input = "perf.data";
 	/* as perf script: the first non-option starts the hook's arguments */
@@ -65,6 +75,15 @@ int cmd_script(int argc, char **argv)
 	else if (hook && (fields.n || a.style != FS_TEXT || a.mode != RUN_SCRIPT))
 		ret = usage_error("script", "-s runs a hook: -F, --json, --csv and --null "
 				  "do not apply");
+	else if (hook && (record_filter__active(&a.filter) || a.time != TS_USECS ||
+			  a.reltime || a.deltatime))
+		ret = usage_error("script", "-s runs a hook: filters and time formats do not "
+				  "apply (the hook sees common_cpu, common_secs, ...)");
+	else if (a.reltime && a.deltatime)
+		ret = usage_error("script", "--reltime and --deltatime: give one");
+	else if (a.filter.percent && !strcmp(c.input, "-"))
+		ret = usage_error("script", "--time with percent reads the input twice: "
+				  "not a pipe");
 	else
 		ret = cli__check_opts(&c, NULL);
 	if (!ret && hook)

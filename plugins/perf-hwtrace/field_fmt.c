@@ -236,6 +236,7 @@ struct field_view {
 	const struct hwt_record_type *type;
 	const struct hwt_field **f;
 	unsigned n;
+	int time_col;		/* the column of a U64 "time" field, or -1 */
 	char *lit;
 	size_t *end;		/* end of the head [0], of column i's key [1 + i] */
 };
@@ -351,6 +352,10 @@ static struct field_view *view_new(struct field_views *v, const struct hwt_recor
 	if (!w->f || !w->end)
 		goto fail;
 	w->n = view_fields(v, t, w->f);
+	w->time_col = -1;
+	for (unsigned c = 0; c < w->n; c++)
+		if (w->f[c] && w->f[c]->type == HWT_FT_U64 && !strcmp(w->f[c]->name, "time"))
+			w->time_col = (int)c;
 	out__init(tmp, -1);	/* never flushed: names are short */
 	if (v->style == FS_JSON) {
 		out__puts(tmp, "{\"type\":");
@@ -392,6 +397,39 @@ static struct field_view *view_of(struct field_views *v, const struct hwt_record
 	return v->last = view_new(v, t);
 }
 
+/*
+ * A "time" as perf script prints it: secs.usecs (secs.nsecs with --ns),
+ * relative to the first or the previous record shown with --reltime or
+ * --deltatime (perf_sample__fprintf_start()).
+ */
+static void time_value(struct out *o, struct field_views *v, uint64_t t)
+{
+	uint64_t shown = t, frac;
+
+	if (!v->time_seen) {
+		v->first_time = v->prev_time = t;
+		v->time_seen = true;
+	}
+	if (v->reltime)
+		shown = t - v->first_time;
+	else if (v->deltatime)
+		shown = t - v->prev_time;
+	v->prev_time = t;
+	if (v->time == TS_RAW || v->style == FS_JSON) {
+		out__u64(o, shown);
+		return;
+	}
+	out__u64(o, shown / 1000000000);
+	out__putc(o, '.');
+	frac = shown % 1000000000;
+	if (v->time == TS_USECS)
+		frac /= 1000;
+	/* zero-padded to 6 or 9 digits */
+	for (uint64_t d = v->time == TS_USECS ? 100000 : 100000000; d > 1 && frac < d; d /= 10)
+		out__putc(o, '0');
+	out__u64(o, frac);
+}
+
 void field_fmt__record(struct out *o, struct field_views *v, const struct hwt_record *rec)
 {
 	const struct field_view *w = view_of(v, rec->type);
@@ -406,7 +444,9 @@ void field_fmt__record(struct out *o, struct field_views *v, const struct hwt_re
 		/* absent: CSV keeps its empty cell, text and JSON leave the field out */
 		if (present || v->style == FS_CSV)
 			out__write(o, w->lit + w->end[c], w->end[1 + c] - w->end[c]);
-		if (present)
+		if (present && (int)c == w->time_col)
+			time_value(o, v, *(const uint64_t *)((const char *)rec->data + f->offset));
+		else if (present)
 			value(o, f, rec->data, v->style);
 	}
 	if (v->style == FS_JSON)

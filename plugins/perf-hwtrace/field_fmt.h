@@ -32,6 +32,13 @@ enum field_style {
 void field_fmt__value(struct out *o, const struct hwt_field *f, const void *data,
 		      enum field_style style);
 
+/* How field_fmt__record() shows a record's "time" field (ns) in text and CSV. */
+enum time_style {
+	TS_USECS,	/* perf script's secs.usecs (the default) */
+	TS_NSECS,	/* secs.nsecs (--ns) */
+	TS_RAW,		/* ns as an integer (--raw-time; JSON always) */
+};
+
 /**
  * struct field_views - how a sink shows whole records, one view per type
  * @style:	text line, JSON object or CSV row
@@ -39,6 +46,9 @@ void field_fmt__value(struct out *o, const struct hwt_field *f, const void *data
  * @nonly:	their number
  * @cols:	FS_CSV: the column names after "type" (field_fmt__csv_header())
  * @ncols:	their number
+ * @time:	text and CSV: how the "time" field is shown
+ * @reltime:	time since the first record shown (perf script --reltime)
+ * @deltatime:	time since the previous record shown (--deltatime)
  *
  * Views are built on first use of each record type and reused: no name is
  * compared and no key escaped per record.
@@ -49,6 +59,10 @@ struct field_views {
 	unsigned nonly;
 	const char **cols;
 	unsigned ncols;
+	enum time_style time;
+	bool reltime, deltatime;
+	uint64_t first_time, prev_time;
+	bool time_seen;
 	struct field_view *views;
 	unsigned nviews;
 	struct field_view *last;

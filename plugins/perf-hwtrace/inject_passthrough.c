@@ -14,7 +14,9 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "perf_data/perf_record_names.h"
 #include "perf_data/sample_id_internal.h"
@@ -25,11 +27,13 @@
  * @a:		the input's attr
  * @rewrite:	its records get their ids (re)written
  * @id:		the id its records get when they name none of its own
+ * @name:	its shorter name in the output (short_name()), if it has one
  */
 struct pt_attr {
 	const struct hwt_attr *a;
 	bool rewrite;
 	uint64_t id;
+	char name[64];
 };
 
 static int refuse(struct inject_pt *pt, struct hwt_diag *diag, uint64_t off, const char *rtype,
@@ -71,6 +75,22 @@ static int check_attrs(struct inject_pt *pt, const struct hwt_reader *r, struct 
 				      "the events put their sample ids at different places");
 	}
 	return 0;
+}
+
+/*
+ * A dynamic PMU's (AUX) event "pmu/term=v,.../" as "pmu//": stock perf
+ * script pads its event column to the longest event name, and the terms
+ * made every injected sample line ~200 characters wide.  They stay in the
+ * input.
+ */
+static const char *short_name(char *buf, size_t size, const char *name)
+{
+	const char *slash = name ? strchr(name, '/') : NULL;
+
+	if (!slash || (size_t)(slash - name) + 3 > size)
+		return name;
+	snprintf(buf, size, "%.*s//", (int)(slash - name), name);
+	return buf;
 }
 
 int inject_pt__start(struct inject_pt *pt, const struct hwt_reader *r, struct hwt_writer *w,
@@ -117,6 +137,8 @@ int inject_pt__start(struct inject_pt *pt, const struct hwt_reader *r, struct hw
 			wa.attr.type = PERF_TYPE_SOFTWARE;
 			wa.attr.config = PERF_COUNT_SW_DUMMY;
 		}
+		if (a->attr.type >= PERF_TYPE_MAX)
+			wa.name = short_name(pa->name, sizeof(pa->name), a->name);
 		if (hwt_writer__add_attr(w, &wa) < 0)
 			ret = -1;
 	}

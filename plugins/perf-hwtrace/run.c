@@ -14,7 +14,76 @@ static void count_record(void *ctx, const struct hwt_record *rec)
 	*n += rec->type->kind == HWT_RK_DATA;
 }
 
-int run(struct cli *c, const struct run_args *a)
+/* The input's first and last data record times, for percent --time ranges. */
+struct span {
+	struct hwt_where at;
+	uint64_t first, last;
+	bool seen;
+};
+
+static void span_event(void *ctx, const struct hwt_reader *r, const struct hwt_event *ev)
+{
+	struct span *sp = ctx;
+
+	record_filter__event(&sp->at, ev);
+}
+
+static void span_chunk(void *ctx, const struct hwt_stream *s, const struct hwt_chunk *c,
+		       uint64_t total)
+{
+	struct span *sp = ctx;
+
+	hwt_where__update(&sp->at, c);
+}
+
+static void span_record(void *ctx, const struct hwt_record *rec)
+{
+	struct span *sp = ctx;
+	uint64_t t;
+	int32_t cpu, pid;
+
+	if (rec->type->kind != HWT_RK_DATA)
+		return;
+	record_filter__sample(&sp->at, rec, &t, &cpu, &pid);
+	if (!sp->seen)
+		sp->first = t;
+	sp->seen = true;
+	sp->last = t;
+}
+
+/*
+ * A first pass over the input finds the span percent ranges are of (perf
+ * takes it from its SAMPLE_TIME feature, which injected files lack).  Its
+ * problems are reported by the second pass.
+ */
+static int find_span(struct cli *c, struct record_filter *f, const struct hwt_session_opts *so,
+		     const char *raw_type)
+{
+	struct span sp = { .at = { .cpu = -1, .tid = -1 } };
+	struct hwt_sink sink = { .event = span_event, .chunk = span_chunk, .record = span_record,
+				 .ctx = &sp };
+	struct hwt_diag quiet = { .file = c->diag.file };
+	int ret;
+
+	if (raw_type)
+		ret = hwt_session__run_raw(c->input, so, &sink, &quiet);
+	else
+		ret = hwt_session__run(c->input, so, &sink, &quiet);
+	record_filter__span(f, sp.first, sp.last);
+	return ret < 0 ? ret : 0;
+}
+
+/* report with filters: the selected records per type (summaries are of all). */
+static void print_selected(struct out *o, const struct record_filter *f)
+{
+	out__printf(o, "\nrecords selected by the filters: %llu\n",
+		    (unsigned long long)f->selected);
+	for (unsigned i = 0; i < f->nseen; i++)
+		out__printf(o, "  %-26s %llu\n", f->counts[i].type->name,
+			    (unsigned long long)f->counts[i].n);
+}
+
+int run(struct cli *c, struct run_args *a)
 {
 	uint64_t counted = 0;
 	struct out *o = out__stdout();
@@ -29,6 +98,7 @@ int run(struct cli *c, const struct run_args *a)
 	struct dump_sink ds;
 	struct report_sink rs;
 	struct hwt_sink sink;
+	bool filtered = record_filter__active(&a->filter);
 	int ret;
 
 	c->diag.file = c->input;
@@ -36,6 +106,9 @@ int run(struct cli *c, const struct run_args *a)
 	case RUN_SCRIPT:
 		script_sink__init(&ss, o, a->style, a->fields, a->nfields, &sink);
 		ss.only_type = a->fields_type;
+		ss.views.time = a->time;
+		ss.views.reltime = a->reltime;
+		ss.views.deltatime = a->deltatime;
 		break;
 	case RUN_DUMP:
 		dump_sink__init(&ds, o, c->input, &c->diag.bytes, &sink);
@@ -52,12 +125,24 @@ int run(struct cli *c, const struct run_args *a)
 		sink = (struct hwt_sink){ .record = count_record, .ctx = &counted };
 		break;
 	}
+	if (filtered) {
+		record_filter__wrap(&a->filter, &sink);
+		/* the decoders' summaries are of every record: not shown */
+		if (a->mode == RUN_REPORT)
+			so.summary_only = false, so.no_summary = true;
+	}
 	cli__guard_sink(c, &sink);
+	if (filtered && a->filter.percent && find_span(c, &a->filter, &so, a->raw_type) < 0)
+		return cli__status(c, -1);
 	if (a->raw_type)
 		ret = hwt_session__run_raw(c->input, &so, &sink, &c->diag);
 	else
 		ret = hwt_session__run(c->input, &so, &sink, &c->diag);
 	out__flush(o);
+	if (a->mode == RUN_REPORT && filtered) {
+		print_selected(o, &a->filter);
+		out__flush(o);
+	}
 	if (a->mode == RUN_REPORT)
 		report_sink__fini(&rs);
 	if (a->mode == RUN_SCRIPT)

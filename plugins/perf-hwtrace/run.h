@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "field_fmt.h"
+#include "record_filter.h"
 
 enum run_mode {
 	RUN_REPORT,	/* summary per stream */
@@ -24,6 +25,10 @@ enum run_mode {
  * @file_order: RUN_DUMP: no time sorting
  * @header:	RUN_REPORT: 1 perf's header block first, 2 only that
  * @raw_type:	decode a plain payload file with this decoder
+ * @filter:	RUN_SCRIPT, RUN_REPORT: --time, -C, --pid, --tid, --type
+ * @time:	RUN_SCRIPT: how "time" fields are shown (--ns, --raw-time)
+ * @reltime:	RUN_SCRIPT: times since the first record shown
+ * @deltatime:	RUN_SCRIPT: times since the previous record shown
  */
 struct run_args {
 	enum run_mode mode;
@@ -35,9 +40,12 @@ struct run_args {
 	int header;
 	bool file_order;
 	const char *raw_type;
+	struct record_filter filter;
+	enum time_style time;
+	bool reltime, deltatime;
 };
 
 /* Run and return the exit status (0, 1 input errors). */
-int run(struct cli *c, const struct run_args *a);
+int run(struct cli *c, struct run_args *a);
 
 #endif

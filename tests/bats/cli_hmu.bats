@@ -93,7 +93,7 @@ for l in open(sys.argv[1]):
 	grep -v '^#' "$T/m.txt" | awk '{ printf "cxl_hmu_unit,%d,%d,%s\n", $3, $4, $5 }' >"$T/want"
 	echo "$output" | grep '^cxl_hmu_unit,' >"$T/got"
 	diff "$T/want" "$T/got"
-	run "$HWTRACE" script -i "$T/hmu.data"
+	run "$HWTRACE" script --raw-time -i "$T/hmu.data"
 	[ "$status" -eq 0 ]
 	first=$(grep -v '^#' "$T/m.txt" | head -n1)
 	read -r cpu time unit count dpa <<<"$first"

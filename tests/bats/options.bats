@@ -25,12 +25,12 @@ verbs() {
 	"$HWTRACE" --list-cmds | tr ' ' '\n' | grep -v -e '^help$' -e '^$'
 }
 
-# A sensible value for each option that takes one; none for flags.
+# A sensible value for option $1 of verb $2 when it takes one; none for flags.
 value_of() {
 	case $1 in
 	--input) echo "$T/none.data" ;;
 	--output) echo "$T/out.data" ;;
-	--type) echo cxl-hmu ;;
+	--type) [[ $2 == script || $2 == report ]] && echo cxl_hmu_unit || echo cxl-hmu ;;
 	--fields) echo unit,count ;;
 	--script) echo "$T/hook.py" ;;
 	--hdm) echo base=0,size=0x10000000,ways=1,granularity=256,pos=0 ;;
@@ -67,6 +67,9 @@ value_of() {
 	--clock-file) echo "$T/clock" ;;
 	--interval-print) echo 100 ;;
 	--field-separator) echo , ;;
+	--time) echo 1.0,2.0 ;;
+	--cpu) echo 0 ;;
+	--pid | --tid) echo 1 ;;
 	esac
 }
 
@@ -79,7 +82,7 @@ value_of() {
 		for opt in $output; do
 			# the option (and its value) parsed, then --help answers: exit 0
 			# and the verb's usage; an unknown option or a refused value is 2
-			run "$HWTRACE" "$verb" "$opt" $(value_of "$opt") --help
+			run "$HWTRACE" "$verb" "$opt" $(value_of "$opt" "$verb") --help
 			echo "$verb $opt: $status ${lines[0]}"
 			[ "$status" -eq 0 ]
 			[[ "${lines[0]}" == *"usage: perf hwtrace $verb "* ]]
@@ -234,7 +237,7 @@ bad() {
 	want=$(grep -v '^#' "$T/m.txt" | awk '{ print "cxl_hmu_unit: unit=" $3 " count=" $4 }')
 	[ "$output" = "$want" ]
 	# +raw: the default fields and raw (which the default line leaves out)
-	run --separate-stderr "$HWTRACE" script -F +raw -i "$T/hmu.data"
+	run --separate-stderr "$HWTRACE" script -F +raw --raw-time -i "$T/hmu.data"
 	[ "$status" -eq 0 ]
 	first=$(grep -v '^#' "$T/m.txt" | head -1)
 	read -r cpu time unit count dpa <<<"$first"
