@@ -222,6 +222,8 @@ static void flush_upto(struct dump_sink *s, uint64_t limit, bool pipe)
 		print_event(s, &s->q[i].ev, pipe, false);
 		free(s->q[i].rec);
 	}
+	if (!i)
+		return;	/* nothing held may be no queue at all */
 	memmove(s->q, s->q + i, (s->nq - i) * sizeof(*s->q));
 	s->nq -= i;
 }

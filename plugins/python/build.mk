@@ -22,9 +22,13 @@ PLAIN_LIB := $(STATIC_LIB)
 endif
 PLAIN_CFLAGS := $(CPPFLAGS) $(WARN) -O2 -g -fPIC
 
+# -MMD: a changed header rebuilds these too (a stale object of another
+# struct layout crashes the module)
 $(BUILD)/plain/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(PLAIN_CFLAGS) -c $< -o $@
+	$(CC) $(PLAIN_CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(shell find $(BUILD)/plain/obj -name '*.d' 2>/dev/null)
 
 $(BUILD)/plain/libhwtrace.a: $(LIB_SRC:%.c=$(BUILD)/plain/obj/%.o)
 	@rm -f $@

@@ -159,6 +159,12 @@ C
 	declare -A skipped
 	tmp=$BATS_FILE_TMPDIR/run
 	mkdir -p "$tmp"
+	# `cc` in an example is the suite's compiler with its link flags (the
+	# ASan build's library needs the sanitizer runtime)
+	mkdir -p "$BATS_FILE_TMPDIR/shim"
+	printf '#!/bin/sh\nexec %s "$@" %s\n' "$(command -v "${TEST_CC:-cc}")" "${TEST_LDFLAGS:-}" \
+		>"$BATS_FILE_TMPDIR/shim/cc"
+	chmod +x "$BATS_FILE_TMPDIR/shim/cc"
 	source "$BATS_FILE_TMPDIR/examples.sh"
 	n=${#EX_CMD[@]}
 	[ "$n" -gt 0 ]
@@ -176,7 +182,8 @@ C
 		[[ "$ex_cmd" == make\ * ]] && dir=$ROOT
 		st=0
 		(cd "$dir" && HOME=$page/home PKG_CONFIG_PATH=$BATS_FILE_TMPDIR/prefix/lib/pkgconfig \
-			PATH="$(dirname "$HWTRACE"):$PATH" timeout 120 bash -c "$ex_cmd") \
+			PATH="$BATS_FILE_TMPDIR/shim:$(dirname "$HWTRACE"):$PATH" timeout 120 \
+			bash -c "$ex_cmd") \
 			</dev/null >"$page/out" 2>&1 || st=$?
 		run=$((run + 1))
 		if [ "$st" -ne "$ex_status" ]; then
