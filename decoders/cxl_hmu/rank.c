@@ -239,9 +239,16 @@ void hmu_rank__make_room(struct hmu_rank *r)
 		else
 			hmu_rank__purge_in_place(r, d);
 	} while (r->used * 4 > (1ULL << r->summary_bits));
-	/* the summary: a table the CPU caches hold (out of memory: keep this one) */
-	if (r->bits > r->summary_bits)
+	/*
+	 * The summary: a table the CPU caches hold (out of memory: keep this
+	 * one).  The large table's spare goes first: the table, its spare and
+	 * the new table at once would pass the budget's 1.5 tables.
+	 */
+	if (r->bits > r->summary_bits) {
+		free(r->spare);
+		r->spare = NULL;
 		hmu_rank__resize(r, r->summary_bits);
+	}
 }
 
 void hmu_rank__add_packed(struct hmu_rank *r, const uint8_t *p, uint32_t n, uint32_t shift)
