@@ -145,7 +145,8 @@ static int open_event(struct stat_event *ev, const char *sysfs, bool system_wide
 	ev->attr.disabled = 1;
 	if (system_wide) {
 		static int ids[MAX_CPUS];
-		static char list[MAX_CPUS * 6];
+		/* hwt_cpulist__parse caps a CPU at 1 << 20: 7 digits and a comma each */
+		static char list[MAX_CPUS * 8 + 1];
 		int ncpu = ev->pmu && *hwt_pmu__cpumask(ev->pmu) ?
 			   hwt_pmu__cpus(ev->pmu, ids, MAX_CPUS) :
 			   hwt_cpulist__online(sysfs, ids, MAX_CPUS);
@@ -155,7 +156,7 @@ static int open_event(struct stat_event *ev, const char *sysfs, bool system_wide
 			fprintf(stderr, "perf hwtrace stat: %s: no CPUs to count on\n", ev->name);
 			return -1;
 		}
-		for (int i = 0; i < ncpu; i++)
+		for (int i = 0; i < ncpu && off < sizeof(list); i++)
 			off += snprintf(list + off, sizeof(list) - off, "%s%d", i ? "," : "", ids[i]);
 		cpus = perf_cpu_map__new(list);
 		ev->ncpu = perf_cpu_map__nr(cpus);
