@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hwtrace/tracepoint.h"
+#include "pmu/pmu_internal.h"
 
 #include "commands.h"
 #include "record_filter.h"
@@ -142,34 +143,23 @@ int record_filter__time_opt(const struct parse_opt *opt, const char *arg, int un
 int record_filter__cpu_opt(const struct parse_opt *opt, const char *arg, int unset)
 {
 	struct record_filter *f = opt->value;
-	const char *p = arg;
+	static int cpus[RF_MAX_CPU + 1];
+	int n;
 
 	(void)unset;
 	memset(f->cpus, 0, sizeof(f->cpus));
 	f->have_cpus = true;
-	for (;;) {
-		char *end;
-		unsigned long a = strtoul(p, &end, 10), b = a;
-
-		if (end == p || !isdigit((unsigned char)*p))
-			return usage_error(f->cmd, "-C '%s': not a cpu list (0,2-3)", arg), -1;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtoul(p, &end, 10);
-			if (end == p || !isdigit((unsigned char)*p) || b < a)
-				return usage_error(f->cmd, "-C '%s': bad range", arg), -1;
-		}
-		if (b >= RF_MAX_CPU)
-			return usage_error(f->cmd, "-C '%s': cpu %lu is above %d", arg, b,
+	/* the parser -C of record uses; one more slot tells a cpu above the bitmap */
+	n = hwt_cpulist__parse(arg, cpus, RF_MAX_CPU + 1);
+	if (n <= 0)
+		return usage_error(f->cmd, "-C '%s': not a cpu list (0,2-3)", arg), -1;
+	for (int i = 0; i < n; i++) {
+		if (cpus[i] >= RF_MAX_CPU)
+			return usage_error(f->cmd, "-C '%s': cpu %d is above %d", arg, cpus[i],
 					   RF_MAX_CPU - 1), -1;
-		for (unsigned long c = a; c <= b; c++)
-			f->cpus[c / 64] |= 1ull << (c % 64);
-		if (!*end)
-			return 0;
-		if (*end != ',')
-			return usage_error(f->cmd, "-C '%s': not a cpu list (0,2-3)", arg), -1;
-		p = end + 1;
+		f->cpus[cpus[i] / 64] |= 1ull << (cpus[i] % 64);
 	}
+	return 0;
 }
 
 static int id_list(const char *cmd, const char *name, const char *arg, int32_t *ids,
