@@ -445,7 +445,7 @@ void field_fmt__record(struct out *o, struct field_views *v, const struct hwt_re
 		if (present || v->style == FS_CSV)
 			out__write(o, w->lit + w->end[c], w->end[1 + c] - w->end[c]);
 		if (present && (int)c == w->time_col)
-			time_value(o, v, *(const uint64_t *)((const char *)rec->data + f->offset));
+			time_value(o, v, hwt_field__u64(f, rec->data, 0));
 		else if (present)
 			value(o, f, rec->data, v->style);
 	}
