@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "perf_data_internal.h"
+#include "sample_id_internal.h"
 
 #define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" */
 #define PERF_MAGIC1		0x454c494646524550ULL	/* "PERFFILE": version 1 */
@@ -452,39 +453,24 @@ static void warn_short_sid(struct hwt_reader *r, const struct hwt_event *ev)
 static const struct hwt_attr *attr_of(struct hwt_reader *r, const uint8_t *p, uint32_t size,
 				      bool sample)
 {
-	const uint64_t before = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-				PERF_SAMPLE_ADDR;
 	const struct perf_event_attr *a0;
 	const struct hwt_attr *a;
-	uint64_t st, pos, id;
+	uint64_t pos, id;
+	int id_pos, is_pos;
 
 	if (r->nr_attrs <= 1)
 		return r->nr_attrs ? r->attrs[0] : NULL;
 	/* perf requires every attr to put the id at the same place: use the first */
 	a0 = &r->attrs[0]->attr;
-	st = a0->sample_type;
+	hwt_sample_id__positions(a0->sample_type, &id_pos, &is_pos);
+	if (id_pos < 0 || (!sample && !a0->sample_id_all))
+		return r->attrs[0];
 	if (sample) {
-		if (st & PERF_SAMPLE_IDENTIFIER)
-			pos = 8;
-		else if (st & PERF_SAMPLE_ID)
-			pos = 8 + 8 * (uint64_t)__builtin_popcountll(st & before);
-		else
-			return r->attrs[0];
+		pos = 8 + 8 * (uint64_t)id_pos;
 	} else {
-		uint64_t back;
-
-		if (!a0->sample_id_all)
-			return r->attrs[0];
-		if (st & PERF_SAMPLE_IDENTIFIER)
-			back = 8;
-		else if (st & PERF_SAMPLE_ID)
-			back = 8 + 8 * (uint64_t)__builtin_popcountll(
-				st & (PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU));
-		else
-			return r->attrs[0];
-		if (size < 8 + back)
+		if (size < 8 + 8 * (uint64_t)is_pos)
 			return NULL;
-		pos = size - back;
+		pos = size - 8 * (uint64_t)is_pos;
 	}
 	if (pos + 8 > size)
 		return NULL;

@@ -65,7 +65,8 @@ size_t hwt_record__set_id(const struct perf_event_header *hdr, const struct perf
 	bool add = (sample || trailer) && !(st & PERF_SAMPLE_IDENTIFIER);
 	size_t n = hdr->size, out = n + (add ? 8 : 0), pos;
 
-	if (out > UINT16_MAX || out > size || n < 8 || (trailer && !add && n < 16))
+	/* an IDENTIFIER the record has is overwritten: it must be there */
+	if (out > UINT16_MAX || out > size || n < 8 || ((sample || trailer) && !add && n < 16))
 		return 0;
 	if (sample && add) {
 		memcpy(buf, in, 8);

@@ -101,7 +101,8 @@ static size_t notes_build_id(const uint8_t *p, size_t n, uint8_t *id)
 {
 	size_t off = 0;
 
-	while (n - off >= sizeof(Elf32_Nhdr)) {
+	/* off may pass n after the last desc's padding: test it first */
+	while (off <= n && n - off >= sizeof(Elf32_Nhdr)) {
 		Elf32_Nhdr nh;
 		size_t name, desc;
 
