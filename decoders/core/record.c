@@ -74,3 +74,11 @@ const char *hwt_aux_ctx__opt(const struct hwt_aux_ctx *ctx, const char *key)
 			return ctx->opts[i].val;
 	return NULL;
 }
+
+int hwt_metrics__find(const struct hwt_metrics *m, const char *name)
+{
+	for (uint32_t i = 0; m && i < m->n; i++)
+		if (!strcmp(m->defs[i].name, name))
+			return (int)i;
+	return -1;
+}

@@ -33,6 +33,8 @@ struct stream_state {
 	uint64_t any_time;	/* the latest, whatever its cpu (no PERF_SAMPLE_CPU) */
 	bool warned_no_decoder;
 	const struct hwt_sink *sink;
+	void *met;		/* metrics computer state (hwt_session_opts.metrics) */
+	const struct hwt_metrics_ops *mops;
 };
 
 struct session {
@@ -56,7 +58,18 @@ static void session_emit(void *ctx, const struct hwt_record *rec)
 {
 	struct stream_state *st = ctx;
 	const struct hwt_sink *sink = st->sink;
+	struct hwt_record with;
 
+	if (st->met) {
+		/* the computer sees every record, also those report only counts */
+		const struct hwt_metrics *m = st->mops->record(st->met, rec);
+
+		if (m && rec->type->kind == HWT_RK_DATA) {
+			with = *rec;
+			with.metrics = m;
+			rec = &with;
+		}
+	}
 	if (rec->type->kind == HWT_RK_DATA) {
 		st->s.records++;
 		if (st->s.ctx.summary_only)
@@ -115,6 +128,10 @@ static void stream_start(struct session *ss, struct stream_state *st)
 			hwt_diag__error(ss->diag, st->s.info_offset, "PERF_RECORD_AUXTRACE_INFO",
 					"%s decoder could not start for this stream; "
 					"its payloads are skipped", st->s.dev->name);
+	}
+	if (st->dec && ss->o->metrics && st->s.dev->metrics) {
+		st->mops = st->s.dev->metrics;
+		st->met = st->mops->new(ctx, ss->diag);
 	}
 	if (ss->sink->stream)
 		ss->sink->stream(ss->sink->ctx, &st->s);
@@ -328,6 +345,14 @@ static void session_finish(struct session *ss)
 		}
 		list[i] = &st->s;
 	}
+	for (uint32_t i = 0; i < ss->nstreams && !stop; i++) {
+		struct stream_state *st = ss->streams[i];
+		const struct hwt_metrics *m;
+
+		for (uint32_t g = 0; st->met && ss->sink->metrics &&
+		     (m = st->mops->group(st->met, g)); g++)
+			ss->sink->metrics(ss->sink->ctx, &st->s, m);
+	}
 	if (ss->sink->end)
 		ss->sink->end(ss->sink->ctx, list, ss->nstreams, ss->r);
 }
@@ -339,6 +364,8 @@ static void session_free(struct session *ss)
 
 		if (st->dec && st->s.ops->free)
 			st->s.ops->free(st->dec);
+		if (st->met)
+			st->mops->free(st->met);
 		free(st->last_time);
 		free(st);
 	}

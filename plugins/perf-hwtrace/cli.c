@@ -306,6 +306,14 @@ static bool fields_add(struct cli_fields *f, const char *name)
 }
 
 /* The name as the record types spell it (so @f never points into argv pieces). */
+static bool device_has_type(const struct hwt_device *d, const struct hwt_record_type *t)
+{
+	for (const struct hwt_record_type *const *p = d->record_types; *p; p++)
+		if (*p == t)
+			return true;
+	return false;
+}
+
 static const char *known_field(const struct cli_fields *f, const char *name, size_t len)
 {
 	hwt_devices__for_each_type(d, t) {
@@ -316,6 +324,18 @@ static const char *known_field(const struct cli_fields *f, const char *name, siz
 		i = field_of(*t, name, len);
 		if (i >= 0)
 			return (*t)->fields[i].name;
+	}
+	/* the metrics of --metrics: all of them, or one by name */
+	if (len == 7 && !strncmp(name, "metrics", 7))
+		return "metrics";
+	for (const struct hwt_device *const *d = hwt_devices; *d; d++) {
+		const char *m;
+
+		if (f->type && !device_has_type(*d, f->type))
+			continue;
+		m = (*d)->metrics && (*d)->metrics->known ? (*d)->metrics->known(name, len) : NULL;
+		if (m)
+			return m;
 	}
 	return NULL;
 }

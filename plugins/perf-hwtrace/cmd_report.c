@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_report.c - perf hwtrace report [-i FILE] [-D] [--stats] [--header[-only]]
- * [filters] [decoder options]; -q, -v and --stdio as perf report takes them.
+ * [filters] [--metrics [--json]] [decoder options]; -q, -v and --stdio as perf report takes them.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,6 +12,7 @@
 static const char *const report_usage[] = {
 	"[-i FILE] [-D [--file-order]] [--stats] [--header | --header-only] [-q] "
 	"[--time T] [-C CPUS] [--pid P] [--tid T] [--type TYPES] [decoder options]",
+	"--metrics [--json] [-i FILE] [decoder options]",
 	NULL,
 };
 
@@ -35,6 +36,10 @@ int cmd_report(int argc, char **argv)
 		OPT_SET_INT(0, "header", &a.header,
 			    "the header fields perf report --header prints, then the report", 1),
 		OPT_SET_INT(0, "header-only", &a.header, "only the header fields", 2),
+		OPT_BOOLEAN(0, "metrics", &a.metrics,
+			    "only the devices' metrics, per context or run (metric sets, derived "
+			    "metrics)"),
+		OPT_SET_INT(0, "json", &a.style, "--metrics: one JSON object per line", FS_JSON),
 		OPT_BOOLEAN('q', "quiet", &c.quiet,
 			    "no warnings, no header, no byte totals (errors still shown)"),
 		OPT_BOOLEAN('v', "verbose", &verbose, "accepted as perf takes it; no effect"),
@@ -53,6 +58,12 @@ int cmd_report(int argc, char **argv)
 		ret = EXIT_USAGE;
 	else if (ret > 0)
 		ret = usage_error("report", "unexpected argument '%s' (see --help)", argv[0]);
+	else if (!ret && a.style == FS_JSON && !a.metrics)
+		ret = usage_error("report", "--json is the form of --metrics: give both");
+	else if (!ret && a.metrics && (a.mode == RUN_DUMP || a.stats || a.header))
+		ret = usage_error("report", "--metrics: -D, --stats and --header do not apply");
+	else if (!ret && a.metrics && record_filter__active(&a.filter))
+		ret = usage_error("report", "--metrics are of every record: filters do not apply");
 	else if (!ret && a.mode == RUN_DUMP && record_filter__active(&a.filter))
 		ret = usage_error("report", "-D dumps every record: filters do not apply");
 	else if (!ret && a.filter.percent && !strcmp(c.input, "-"))

@@ -14,7 +14,7 @@
 #include "script_python.h"
 
 static const char *const script_usage[] = {
-	"[-i FILE] [-F FIELDS] [--json|--csv|--null] [--time T] [-C CPUS] [--pid P] "
+	"[-i FILE] [-F FIELDS] [--json|--csv|--null] [--metrics] [--time T] [-C CPUS] [--pid P] "
 	"[--tid T] [--type TYPES] [--ns|--raw-time] [--reltime|--deltatime] [decoder options]",
 	"-s HOOK.py [-i FILE] [decoder options] [-- HOOK ARGS]",
 	NULL,
@@ -46,6 +46,9 @@ int cmd_script(int argc, char **argv)
 			     cli__fields_opt),
 		OPT_SET_INT(0, "json", &a.style, "one JSON object per line", FS_JSON),
 		OPT_SET_INT(0, "csv", &a.style, "CSV with a header row", FS_CSV),
+		OPT_BOOLEAN(0, "metrics", &a.metrics,
+			    "add each record's metrics (metric set, derived metrics); -F takes "
+			    "their names"),
 		OPT_SET_INT(0, "null", &a.mode,
 			    "decode every record but print only the totals (benchmarks)", RUN_COUNT),
 		OPT_STRING('s', "script", &hook, "HOOK.py",
@@ -72,9 +75,9 @@ int cmd_script(int argc, char **argv)
 	else if (nargs > 0 && !hook)
 		ret = usage_error("script", "unexpected argument '%s' (hook arguments need -s; "
 				  "see --help)", argv[0]);
-	else if (hook && (fields.n || a.style != FS_TEXT || a.mode != RUN_SCRIPT))
-		ret = usage_error("script", "-s runs a hook: -F, --json, --csv and --null "
-				  "do not apply");
+	else if (hook && (fields.n || a.style != FS_TEXT || a.mode != RUN_SCRIPT || a.metrics))
+		ret = usage_error("script", "-s runs a hook: -F, --json, --csv, --null and "
+				  "--metrics do not apply");
 	else if (hook && (record_filter__active(&a.filter) || a.time != TS_USECS ||
 			  a.reltime || a.deltatime))
 		ret = usage_error("script", "-s runs a hook: filters and time formats do not "

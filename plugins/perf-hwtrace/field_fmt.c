@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* field_fmt.c - field values as text, JSON and CSV; dump_fmt templates. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -430,6 +431,55 @@ static void time_value(struct out *o, struct field_views *v, uint64_t t)
 	out__u64(o, frac);
 }
 
+static bool metric_selected(const struct field_views *v, const char *name)
+{
+	if (!v->nonly)
+		return true;
+	for (unsigned i = 0; i < v->nonly; i++)
+		if (!strcmp(v->only[i], name) || !strcmp(v->only[i], "metrics"))
+			return true;
+	return false;
+}
+
+void field_fmt__metric_value(struct out *o, double val, enum field_style st)
+{
+	if (isnan(val) || isinf(val))
+		out__puts(o, st == FS_JSON ? "null" : "-");
+	else
+		out__printf(o, "%.15g", val == 0 ? 0.0 : val);	/* no "-0" */
+}
+
+/*
+ * A record's metrics after its fields: a "metrics" object in JSON, name=value
+ * pairs in text; -F keeps the named ones ("metrics" keeps all).  CSV rows
+ * keep the header's columns: no metrics.
+ */
+static void record_metrics(struct out *o, const struct field_views *v,
+			   const struct hwt_metrics *m)
+{
+	bool any = false;
+
+	if (v->style == FS_CSV)
+		return;
+	for (uint32_t i = 0; i < m->n; i++) {
+		if (!metric_selected(v, m->defs[i].name))
+			continue;
+		if (v->style == FS_JSON) {
+			out__puts(o, any ? "," : ",\"metrics\":{");
+			out__json_str(o, m->defs[i].name);
+			out__putc(o, ':');
+		} else {
+			out__putc(o, ' ');
+			out__puts(o, m->defs[i].name);
+			out__putc(o, '=');
+		}
+		field_fmt__metric_value(o, m->vals[i], v->style);
+		any = true;
+	}
+	if (any && v->style == FS_JSON)
+		out__putc(o, '}');
+}
+
 void field_fmt__record(struct out *o, struct field_views *v, const struct hwt_record *rec)
 {
 	const struct field_view *w = view_of(v, rec->type);
@@ -449,6 +499,8 @@ void field_fmt__record(struct out *o, struct field_views *v, const struct hwt_re
 		else if (present)
 			value(o, f, rec->data, v->style);
 	}
+	if (rec->metrics)
+		record_metrics(o, v, rec->metrics);
 	if (v->style == FS_JSON)
 		out__putc(o, '}');
 	out__putc(o, '\n');

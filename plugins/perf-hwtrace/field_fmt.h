@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 
+#include "hwtrace/metrics.h"
 #include "hwtrace/record.h"
 #include "out.h"
 
@@ -31,6 +32,9 @@ enum field_style {
 /* Write the value of field @f of @data in @style (JSON null if absent). */
 void field_fmt__value(struct out *o, const struct hwt_field *f, const void *data,
 		      enum field_style style);
+
+/* A metric's value (metrics.h): %.15g; NaN is null in JSON, "-" in text. */
+void field_fmt__metric_value(struct out *o, double val, enum field_style style);
 
 /* How field_fmt__record() shows a record's "time" field (ns) in text and CSV. */
 enum time_style {

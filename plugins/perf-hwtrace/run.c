@@ -92,11 +92,13 @@ int run(struct cli *c, struct run_args *a)
 		.nopts = c->nopts,
 		.raw_type = a->raw_type,
 		.no_summary = a->mode != RUN_REPORT,
-		.summary_only = a->mode == RUN_REPORT,
+		.summary_only = a->mode == RUN_REPORT && !a->metrics,
+		.metrics = a->metrics,
 	};
 	struct script_sink ss;
 	struct dump_sink ds;
 	struct report_sink rs;
+	struct metrics_sink ms;
 	struct hwt_sink sink;
 	bool filtered = record_filter__active(&a->filter);
 	int ret;
@@ -115,6 +117,10 @@ int run(struct cli *c, struct run_args *a)
 		ds.file_order = a->file_order;
 		break;
 	case RUN_REPORT:
+		if (a->metrics) {
+			metrics_sink__init(&ms, o, a->style, &sink);
+			break;
+		}
 		report_sink__init(&rs, o, &c->diag.bytes, &sink);
 		rs.stats = a->stats;
 		rs.header = c->quiet ? 0 : a->header;	/* perf -q: no header either */
@@ -143,15 +149,18 @@ int run(struct cli *c, struct run_args *a)
 		print_selected(o, &a->filter);
 		out__flush(o);
 	}
-	if (a->mode == RUN_REPORT)
+	if (a->mode == RUN_REPORT && !a->metrics)
 		report_sink__fini(&rs);
+	if (a->mode == RUN_REPORT && a->metrics && !ms.groups && !c->quiet)
+		fprintf(stderr, "perf hwtrace report: --metrics: no stream of this input has "
+			"metrics\n");
 	if (a->mode == RUN_SCRIPT)
 		script_sink__fini(&ss);
 	if (a->mode == RUN_COUNT)
 		fprintf(stderr, "records: %llu\n", (unsigned long long)counted);
 	/* totals go where they don't mix with data: stderr for script output */
 	if (!c->quiet && !(a->mode == RUN_REPORT && a->header == 2))
-		cli__print_totals(c, a->mode == RUN_SCRIPT || a->mode == RUN_COUNT ?
-				  stderr : stdout);
+		cli__print_totals(c, a->mode == RUN_SCRIPT || a->mode == RUN_COUNT ||
+				  (a->mode == RUN_REPORT && a->style == FS_JSON) ? stderr : stdout);
 	return cli__status(c, ret);
 }

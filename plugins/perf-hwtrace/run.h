@@ -29,6 +29,8 @@ enum run_mode {
  * @time:	RUN_SCRIPT: how "time" fields are shown (--ns, --raw-time)
  * @reltime:	RUN_SCRIPT: times since the first record shown
  * @deltatime:	RUN_SCRIPT: times since the previous record shown
+ * @metrics:	compute the devices' metrics (--metrics): RUN_SCRIPT adds them
+ *		to each record, RUN_REPORT prints only them, per group
  */
 struct run_args {
 	enum run_mode mode;
@@ -43,6 +45,7 @@ struct run_args {
 	struct record_filter filter;
 	enum time_style time;
 	bool reltime, deltatime;
+	bool metrics;
 };
 
 /* Run and return the exit status (0, 1 input errors). */

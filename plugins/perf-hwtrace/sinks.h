@@ -72,6 +72,16 @@ void report_sink__init(struct report_sink *s, struct out *o, struct hwt_bytes *b
 void report_sink__fini(struct report_sink *s);
 
 /* -D output of one record; used by dump_sink and by decode -D. */
+/* report --metrics: the metrics computers' groups (sink_metrics.c) */
+struct metrics_sink {
+	struct out *o;
+	enum field_style style;		/* FS_TEXT table or FS_JSON lines */
+	uint64_t groups;
+};
+
+void metrics_sink__init(struct metrics_sink *s, struct out *o, enum field_style style,
+			struct hwt_sink *sink);
+
 void dump_record(struct out *o, const struct hwt_record *rec);
 
 #endif

@@ -19,6 +19,7 @@
 #include "api.h"
 #include "diag.h"
 #include "perf_data.h"
+#include "metrics.h"
 #include "record.h"
 
 /**
@@ -215,6 +216,9 @@ struct hwt_stream {
  * @chunk:	an AUXTRACE payload of @s is about to be decoded (first piece)
  * @record:	each decoded record
  * @end:	input done; streams hold their final counters
+ * @metrics:	with hwt_session_opts.metrics: one group of a stream's metrics
+ *		computer (per i915 context, ...), after the last record and
+ *		before @end
  */
 struct hwt_sink {
 	void (*event)(void *ctx, const struct hwt_reader *r, const struct hwt_event *ev);
@@ -225,6 +229,7 @@ struct hwt_sink {
 	void (*end)(void *ctx, const struct hwt_stream *const *streams, uint32_t nstreams,
 		    const struct hwt_reader *r);
 	void *ctx;
+	void (*metrics)(void *ctx, const struct hwt_stream *s, const struct hwt_metrics *m);
 };
 
 /**
@@ -235,6 +240,8 @@ struct hwt_sink {
  * @no_summary:	decoders may skip work that only feeds summary records
  * @summary_only: data records are only counted (see struct hwt_aux_ctx)
  * @raw_type:	hwt_session__run_raw(): decoder name
+ * @metrics:	run each stream's metrics computer (metrics.h), if its device
+ *		has one: records carry their metrics, sink->metrics gets groups
  * @stop:	optional: once *@stop is non-zero (set by another thread with an
  *		atomic store, or by a signal handler) the session stops before
  *		the next perf.data record or payload piece: the rest of the input
@@ -251,6 +258,7 @@ struct hwt_session_opts {
 	bool summary_only;
 	const char *raw_type;
 	const volatile int *stop;
+	bool metrics;
 };
 
 /**

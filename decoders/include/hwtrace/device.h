@@ -17,6 +17,7 @@
 
 #include "api.h"
 #include "decoder.h"
+#include "metrics.h"
 
 /**
  * struct hwt_dev_opt - a decoder option a device takes (`--KEY VALUE`)
@@ -63,6 +64,7 @@ struct hwt_synth;
  *		priv words, or -1 with the reason in @err.  No I/O.
  * @synth:	its perf.data generator (`perf hwtrace synth`)
  * @options:	decoder options, terminated by an entry with @key NULL
+ * @metrics:	optional: its metrics computer (metrics.h)
  */
 struct hwt_device {
 	const char *name;
@@ -75,6 +77,7 @@ struct hwt_device {
 		       uint32_t max, char *err, size_t errlen);
 	const struct hwt_synth *synth;
 	const struct hwt_dev_opt *options;
+	const struct hwt_metrics_ops *metrics;
 };
 
 /*

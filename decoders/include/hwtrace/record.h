@@ -117,12 +117,14 @@ struct hwt_record_type {
  * @data:	the typed struct, valid only during the emit callback
  * @stream:	index of the AUX stream (decoder instance) it came from
  * @offset:	file offset of the bytes it was decoded from
+ * @metrics:	its metrics (metrics.h) when the session computes them, else NULL
  */
 struct hwt_record {
 	const struct hwt_record_type *type;
 	const void *data;
 	uint32_t stream;
 	uint64_t offset;
+	const struct hwt_metrics *metrics;
 };
 
 /* Helpers for writing field tables. */
