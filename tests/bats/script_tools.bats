@@ -156,3 +156,18 @@ print("\n".join(sorted({json.loads(l)["type"] for l in sys.stdin})))')
 	[[ "$output" == *"perf-script.py: write error: "* ]]
 	[ -z "$(ls -A)" ]
 }
+
+@test "the bash completion and the man page know -l/--list and -g/--gen-script" {
+	mkdir -p "$T/bin"
+	ln -sf "$HWTRACE" "$T/bin/perf-hwtrace"
+	PATH="$T/bin:$PATH"
+	. "$ROOT/plugins/perf-hwtrace/perf-hwtrace.bash-completion"
+	COMP_WORDS=(perf-hwtrace script --gen-) COMP_CWORD=2
+	_perf_hwtrace
+	[ "${COMPREPLY[*]}" = "--gen-script" ]
+	COMP_WORDS=(perf hwtrace script --li) COMP_CWORD=3
+	__perf_hwtrace_complete 1
+	[ "${COMPREPLY[*]}" = "--list" ]
+	grep -q -- '^\.B \\-l, \\-\\-list$' "$ROOT/Documentation/man/perf-hwtrace-script.1"
+	grep -q -- '^\.B \\-g, \\-\\-gen\\-script python$' "$ROOT/Documentation/man/perf-hwtrace-script.1"
+}
