@@ -483,7 +483,7 @@ static void on_end(void *ctx, const struct hwt_stream *const *streams, uint32_t 
 	s->q = NULL;
 	if (!r)
 		return;
-	out__putc(s->o, '\n');
+	/* stats_print() starts with the blank line perf prints before them */
 	stats_print(s->o, hwt_reader__stats(r), s->bytes,
 		    hwt_reader__has_feature(r, HWT_FEAT_AUXTRACE));
 }

@@ -142,6 +142,49 @@ compare_dump() {
 	diff -u "$TMP/stock" "$TMP/ours"
 }
 
+# -D whole, from the first record to perf's stats: every line, blank lines
+# and hex dumps included, but the " ... thread:" and " ...... dso:" lines perf
+# report adds under a sample from its symbol maps, and CPU_MAP's cpu list
+# (the record's name is kept)
+dump_body() {
+	sed -n -E '/^(0x[0-9a-f]+|0)@/,$p' | sed '/^Aggregated stats:$/,$d' |
+		grep -v -E '^ (\.\.\. thread|\.\.\.\.\.\. dso): ' |
+		awk '/: PERF_RECORD_CPU_MAP/ { sub(/PERF_RECORD_CPU_MAP.*/, "PERF_RECORD_CPU_MAP")
+			print; getline; if ($0 == ": unhandled!") next } { print }'
+}
+
+compare_dump_body() {
+	local f=$TMP/$1.data
+
+	perf report -D -i "$f" 2>/dev/null | dump_body >"$TMP/stock"
+	"$HWTRACE" report -D -i "$f" | dump_body >"$TMP/ours"
+	# the records perf details are there to compare
+	for r in MMAP MMAP2 COMM EXIT SAMPLE ID_INDEX THREAD_MAP EVENT_UPDATE FINISHED_INIT; do
+		grep -qE ": PERF_RECORD_$r([ :(]|$)" "$TMP/stock"
+	done
+	grep -q ': PERF_RECORD_SAMPLE(IP, 0x[0-9a-f]*): [0-9]*/[0-9]*: 0x[0-9a-f]* period: ' "$TMP/stock"
+	diff -u "$TMP/stock" "$TMP/ours"
+}
+
+@test "report -D: every line as perf prints it (record details, blank lines), file mode" {
+	rec plain
+	compare_dump_body plain
+}
+
+@test "report -D: every line as perf prints it, pipe mode (nothing after ATTR, FEATURE)" {
+	rec pipe
+	compare_dump_body pipe
+	grep -q ': PERF_RECORD_FEATURE$' "$TMP/ours"
+}
+
+@test "report -D: every line as perf prints it, -z and two CPUs (time order)" {
+	rec z
+	compare_dump_body z
+	rec cpus
+	compare_dump_body cpus
+	grep -q ': PERF_RECORD_FORK(' "$TMP/ours"
+}
+
 @test "report -D: record header lines as perf's, file mode" {
 	rec plain
 	compare_dump plain
