@@ -19,7 +19,8 @@
 static const char *const script_usage[] = {
 	"[-i FILE] [-F FIELDS] [--json|--csv|--null] [--time T] [-C CPUS] [--pid P] "
 	"[--tid T] [--type TYPES] [--ns|--raw-time] [--reltime|--deltatime] [decoder options]",
-	"-s HOOK.py [-i FILE] [decoder options] [-- HOOK ARGS]",
+	"-s HOOK.py [-i FILE] [--time T] [-C CPUS] [--pid P] [--tid T] [--type TYPES] "
+	"[decoder options] [-- HOOK ARGS]",
 	"-l",
 	"-g python [-i FILE] [decoder options]",
 	NULL,
@@ -93,10 +94,9 @@ int cmd_script(int argc, char **argv)
 	else if (hook && (fields.n || a.style != FS_TEXT || a.mode != RUN_SCRIPT))
 		ret = usage_error("script", "-s runs a hook: -F, --json, --csv and --null "
 				  "do not apply");
-	else if (hook && (record_filter__active(&a.filter) || a.time != TS_USECS ||
-			  a.reltime || a.deltatime))
-		ret = usage_error("script", "-s runs a hook: filters and time formats do not "
-				  "apply (the hook sees common_cpu, common_secs, ...)");
+	else if (hook && (a.time != TS_USECS || a.reltime || a.deltatime))
+		ret = usage_error("script", "-s runs a hook: time formats do not apply (the "
+				  "hook sees common_secs, common_nsecs)");
 	else if (a.reltime && a.deltatime)
 		ret = usage_error("script", "--reltime and --deltatime: give one");
 	else if (a.filter.percent && !strcmp(c.input, "-"))
@@ -113,7 +113,7 @@ int cmd_script(int argc, char **argv)
 	} else if (!ret && gen) {
 		ret = script_gen__python(&c);
 	} else if (!ret && hook) {
-		ret = script_python__main(&c, hook, nargs, argv);
+		ret = script_python__main(&c, hook, nargs, argv, &a.filter);
 	} else if (!ret) {
 		cli__fields_apply(&fields, &a);
 		ret = run(&c, &a);
