@@ -24,6 +24,7 @@ rec() {
 	z) perf record -q -z -e cpu-clock -o "$TMP/z.data" -- sleep 0.05 ;;
 	pipe) perf record -q -e cpu-clock -o - -- sleep 0.05 >"$TMP/pipe.data" ;;
 	cpus) perf record -q -e cpu-clock -C 0,1 -o "$TMP/cpus.data" -- sleep 0.1 ;;
+	bid) perf record -q --buildid-mmap -e cpu-clock -o "$TMP/bid.data" -- sleep 0.05 ;;
 	esac >/dev/null 2>&1
 }
 
@@ -159,7 +160,9 @@ compare_dump_body() {
 	perf report -D -i "$f" 2>/dev/null | dump_body >"$TMP/stock"
 	"$HWTRACE" report -D -i "$f" | dump_body >"$TMP/ours"
 	# the records perf details are there to compare
-	for r in MMAP MMAP2 COMM EXIT SAMPLE ID_INDEX THREAD_MAP EVENT_UPDATE FINISHED_INIT; do
+	# (--buildid-mmap writes the kernel's map as an MMAP2 too)
+	for r in $([ "$1" = bid ] || echo MMAP) MMAP2 COMM EXIT SAMPLE ID_INDEX THREAD_MAP \
+		 EVENT_UPDATE FINISHED_INIT; do
 		grep -qE ": PERF_RECORD_$r([ :(]|$)" "$TMP/stock"
 	done
 	grep -q ': PERF_RECORD_SAMPLE(IP, 0x[0-9a-f]*): [0-9]*/[0-9]*: 0x[0-9a-f]* period: ' "$TMP/stock"
@@ -183,6 +186,12 @@ compare_dump_body() {
 	rec cpus
 	compare_dump_body cpus
 	grep -q ': PERF_RECORD_FORK(' "$TMP/ours"
+}
+
+@test "report -D: every line as perf prints it, --buildid-mmap (MMAP2 with build ids)" {
+	rec bid
+	compare_dump_body bid
+	grep -qE ': PERF_RECORD_MMAP2 [-0-9]+/[0-9]+: \[0x[0-9a-f]+\(0x[0-9a-f]+\) @ [0-9a-fx]+ <[0-9a-f]{40}>\]: ' "$TMP/ours"
 }
 
 @test "report -D: record header lines as perf's, file mode" {
