@@ -983,8 +983,8 @@ static int run_runner(struct cli *c, const char *script, int nargs, char **args,
 	*(void **)&run_hook = dlsym(h, "script_python__run_hook");
 	if (!run_hook)
 		return usage_error("script", "-s: %s", dlerror());
-	return run_hook(c, script, nargs, args, filter);	/* the module stays loaded: hooks may
-							 * have registered atexit work */
+	/* the module stays loaded: hooks may have registered atexit work */
+	return run_hook(c, script, nargs, args, filter);
 #endif
 }
 
