@@ -3,20 +3,26 @@
  * cmd_script.c - perf hwtrace script [-i F] [-F fields] [--json|--csv]
  * [filters] [--ns|--raw-time] [--reltime|--deltatime]
  * [-s HOOK.py] [decoder options] [-- HOOK ARGS]
+ * -l | -g python [-i F]
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "commands.h"
 #include "run.h"
+#include "script_gen.h"
 #include "script_python.h"
 
 static const char *const script_usage[] = {
 	"[-i FILE] [-F FIELDS] [--json|--csv|--null] [--metrics] [--time T] [-C CPUS] [--pid P] "
 	"[--tid T] [--type TYPES] [--ns|--raw-time] [--reltime|--deltatime] [decoder options]",
-	"-s HOOK.py [-i FILE] [decoder options] [-- HOOK ARGS]",
+	"-s HOOK.py [-i FILE] [--time T] [-C CPUS] [--pid P] [--tid T] [--type TYPES] "
+	"[decoder options] [-- HOOK ARGS]",
+	"-l",
+	"-g python [-i FILE] [decoder options]",
 	NULL,
 };
 
@@ -36,7 +42,8 @@ int cmd_script(int argc, char **argv)
 {
 	struct run_args a = { .mode = RUN_SCRIPT, .style = FS_TEXT };
 	static struct cli_fields fields = { .cmd = "script" };
-	const char *hook = NULL;
+	const char *hook = NULL, *gen = NULL;
+	bool list = false;
 	struct cli c;
 	const struct parse_opt opts[] = {
 		OPT_STRING('i', "input", &c.input, "FILE",
@@ -53,6 +60,9 @@ int cmd_script(int argc, char **argv)
 			    "decode every record but print only the totals (benchmarks)", RUN_COUNT),
 		OPT_STRING('s', "script", &hook, "HOOK.py",
 			   "run a perf-script Python hook; its arguments follow --"),
+		OPT_BOOLEAN('l', "list", &list, "list the shipped hooks (scripts/*.py)"),
+		OPT_STRING('g', "gen-script", &gen, "python",
+			   "write perf-script.py: a hook per record type of the input"),
 		RECORD_FILTER_OPTS(&a.filter),
 		OPT_SET_INT(0, "ns", &a.time, "show times as secs.nsecs (default secs.usecs)",
 			    TS_NSECS),
@@ -72,16 +82,24 @@ int cmd_script(int argc, char **argv)
 	nargs = cli__parse(&c, &cmd, opts, argc, argv, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (nargs < 0)
 		ret = nargs == PARSE_OPT_DONE ? nargs : EXIT_USAGE;
+	else if ((list || gen) && (hook || fields.n || a.style != FS_TEXT ||
+				   a.mode != RUN_SCRIPT || record_filter__active(&a.filter) ||
+				   a.time != TS_USECS || a.reltime || a.deltatime || nargs > 0))
+		ret = usage_error("script", "-l and -g take no other script options but -i "
+				  "and decoder options");
+	else if (list && gen)
+		ret = usage_error("script", "-l and -g: give one");
+	else if (gen && strcasecmp(gen, "python") && strcasecmp(gen, "py"))
+		ret = usage_error("script", "-g %s: only python hooks are generated", gen);
 	else if (nargs > 0 && !hook)
 		ret = usage_error("script", "unexpected argument '%s' (hook arguments need -s; "
 				  "see --help)", argv[0]);
 	else if (hook && (fields.n || a.style != FS_TEXT || a.mode != RUN_SCRIPT || a.metrics))
 		ret = usage_error("script", "-s runs a hook: -F, --json, --csv, --null and "
 				  "--metrics do not apply");
-	else if (hook && (record_filter__active(&a.filter) || a.time != TS_USECS ||
-			  a.reltime || a.deltatime))
-		ret = usage_error("script", "-s runs a hook: filters and time formats do not "
-				  "apply (the hook sees common_cpu, common_secs, ...)");
+	else if (hook && (a.time != TS_USECS || a.reltime || a.deltatime))
+		ret = usage_error("script", "-s runs a hook: time formats do not apply (the "
+				  "hook sees common_secs, common_nsecs)");
 	else if (a.reltime && a.deltatime)
 		ret = usage_error("script", "--reltime and --deltatime: give one");
 	else if (a.filter.percent && !strcmp(c.input, "-"))
@@ -91,8 +109,14 @@ int cmd_script(int argc, char **argv)
 		ret = cli__check_opts(&c, NULL);
 	if (!ret && hook)
 		ret = check_hook(hook);
-	if (!ret && hook) {
-		ret = script_python__main(&c, hook, nargs, argv);
+	if (!ret && gen)
+		ret = script_gen__check(&c);
+	if (!ret && list) {
+		ret = script_gen__list();
+	} else if (!ret && gen) {
+		ret = script_gen__python(&c);
+	} else if (!ret && hook) {
+		ret = script_python__main(&c, hook, nargs, argv, &a.filter);
 	} else if (!ret) {
 		cli__fields_apply(&fields, &a);
 		ret = run(&c, &a);

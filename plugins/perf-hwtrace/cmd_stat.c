@@ -12,6 +12,10 @@
  * stat_print.c prints them in perf's layout.  Without -e, perf's default
  * events.  An event the kernel does not have here is <not supported>.
  *
+ * The counts go to stderr, as perf stat writes them, or with -o FILE to
+ * FILE after perf's "# started on DATE" line, through hwt_outfile: the file
+ * appears whole when counting ends.
+ *
  * The exit status is the command's, as with perf stat: its exit code, or 0
  * with "CMD: <signal>" on stderr when a signal ended it; 1 when it could not
  * be started or counting failed.
@@ -35,6 +39,7 @@
 #include <perf/evsel.h>
 #include <perf/threadmap.h>
 
+#include "hwtrace/perf_data.h"
 #include "commands.h"
 #include "out.h"
 #include "parse_options.h"
@@ -224,11 +229,51 @@ static void print_interval(struct stat_print *sp, struct stat_event *evs, struct
 {
 	read_counts(evs, nev, c, true);
 	stat_print__counts(sp, c, nev, t_ns);
-	/* a lost write ends the count; the exit path (out.h) says why */
-	if (fflush(sp->f) == EOF) {
-		out__stdout_failed(errno);
+	/* a lost write to -o FILE ends the count; cmd_stat says why */
+	if (fflush(sp->f) == EOF && sp->f != stderr)
 		stat_stop = 1;
+}
+
+/* -o FILE: where the counts go until close_output(); stderr without -o */
+static struct hwt_outfile *out_file;
+
+static FILE *open_output(const char *path)
+{
+	time_t now = time(NULL);
+	FILE *f;
+
+	if (!path)
+		return stderr;
+	out_file = hwt_outfile__new(path);
+	f = out_file ? fdopen(dup(hwt_outfile__fd(out_file)), "w") : NULL;
+	if (!f) {
+		fprintf(stderr, "perf hwtrace stat: %s: %s\n", path, strerror(errno));
+		if (out_file)
+			hwt_outfile__delete(out_file, false);
+		out_file = NULL;
+		return NULL;
 	}
+	/* perf stat -o starts the file so (ctime() ends with a newline) */
+	fprintf(f, "# started on %s\n", ctime(&now));
+	return f;
+}
+
+/* Finish -o FILE (@complete: rename it in place); returns 0 or EXIT_INPUT_ERROR. */
+static int close_output(FILE *f, const char *path, bool complete)
+{
+	int err = 0;
+
+	if (!f || f == stderr)
+		return 0;
+	if (ferror(f) | fclose(f))
+		err = errno ? errno : EIO;
+	if (hwt_outfile__delete(out_file, complete && !err) < 0 && complete && !err)
+		err = errno;
+	out_file = NULL;
+	if (!err)
+		return 0;
+	fprintf(stderr, "perf hwtrace stat: %s: write error: %s\n", path, strerror(err));
+	return EXIT_INPUT_ERROR;
 }
 
 static int check_mode(struct stat_event *ev, bool system_wide)
@@ -250,7 +295,7 @@ static int check_mode(struct stat_event *ev, bool system_wide)
 }
 
 static const char *const stat_usage[] = {
-	"[-e EVENT]... [-a] [-I MS] [-x SEP] [--sysfs DIR] [--dry-run] [-- CMD [ARGS]]",
+	"[-e EVENT]... [-a] [-I MS] [-x SEP] [-o FILE] [--sysfs DIR] [--dry-run] [-- CMD [ARGS]]",
 	NULL,
 };
 
@@ -295,7 +340,8 @@ static pid_t start_command(char **cmd_argv, int go[2], int exec_err[2])
 
 int cmd_stat(int argc, char **argv)
 {
-	const char *sysfs = "/sys", *sep = NULL;
+	const char *sysfs = "/sys", *sep = NULL, *output = NULL;
+	FILE *f = NULL;
 	char **cmd_argv = NULL, err[512];
 	bool system_wide = false, dry_run = false;
 	int ret = 0, go[2] = { -1, -1 }, status = 0;
@@ -308,6 +354,8 @@ int cmd_stat(int argc, char **argv)
 		OPT_INTEGER('I', "interval-print", &interval_ms, "MS",
 			    "print counts every MS milliseconds (10 or more)", 10, 1000000000),
 		OPT_STRING('x', "field-separator", &sep, "SEP", "CSV-style output with SEP"),
+		OPT_STRING('o', "output", &output, "FILE",
+			   "write the counts to FILE (default: standard error, as perf stat)"),
 		OPT_STRING(0, "sysfs", &sysfs, "DIR", "sysfs root (default /sys)"),
 		OPT_BOOLEAN(0, "dry-run", &dry_run, "show the event encodings, open nothing"),
 		OPT_END(),
@@ -326,6 +374,8 @@ int cmd_stat(int argc, char **argv)
 	if (ret)
 		cmd_argv = argv;
 	ret = 0;
+	if (dry_run && output)
+		return usage_error("stat", "--dry-run prints the encodings: -o does not apply");
 	if (!system_wide && !dry_run && (!cmd_argv || !*cmd_argv))
 		return usage_error("stat", "nothing to count: give -a (system-wide) or a command");
 	if (!nev) {
@@ -363,7 +413,12 @@ int cmd_stat(int argc, char **argv)
 		counts[i].config = evs[i].attr.config;
 		event_unit(&evs[i], &counts[i]);
 	}
-	stat_print__init(&sp, stdout, sep, counts, nev);
+	f = open_output(output);
+	if (!f) {
+		ret = EXIT_INPUT_ERROR;
+		goto out;
+	}
+	stat_print__init(&sp, f, sep, counts, nev);
 	libperf_init(libperf_print);
 	signal(SIGINT, stat_signal);
 	signal(SIGTERM, stat_signal);
@@ -437,8 +492,6 @@ int cmd_stat(int argc, char **argv)
 		stat_print__header(&sp, system_wide, cmd_argv);
 		stat_print__counts(&sp, counts, nev, 0);
 		stat_print__footer(&sp, child > 0 && !system_wide ? user_sys : NULL);
-		if (fflush(stdout) == EOF)
-			out__stdout_failed(errno);
 	}
 	/* the command's status, as perf stat returns it */
 	if (child > 0 && !ret) {
@@ -449,7 +502,11 @@ int cmd_stat(int argc, char **argv)
 		else if (WIFSIGNALED(status))
 			psignal(WTERMSIG(status), cmd_argv[0]);
 	}
+	if (close_output(f, output, true))
+		ret = EXIT_INPUT_ERROR;
+	f = NULL;
 out:
+	close_output(f, output, false);	/* counting never started: no file */
 	if (exec_err[0] >= 0)
 		close(exec_err[0]);
 	for (int i = 0; i < nev; i++) {

@@ -56,8 +56,8 @@ static void span_record(void *ctx, const struct hwt_record *rec)
  * takes it from its SAMPLE_TIME feature, which injected files lack).  Its
  * problems are reported by the second pass.
  */
-static int find_span(struct cli *c, struct record_filter *f, const struct hwt_session_opts *so,
-		     const char *raw_type)
+int run__find_span(struct cli *c, struct record_filter *f, const struct hwt_session_opts *so,
+		   const char *raw_type)
 {
 	struct span sp = { .at = { .cpu = -1, .tid = -1 } };
 	struct hwt_sink sink = { .event = span_event, .chunk = span_chunk, .record = span_record,
@@ -138,7 +138,7 @@ int run(struct cli *c, struct run_args *a)
 			so.summary_only = false, so.no_summary = true;
 	}
 	cli__guard_sink(c, &sink);
-	if (filtered && a->filter.percent && find_span(c, &a->filter, &so, a->raw_type) < 0)
+	if (filtered && a->filter.percent && run__find_span(c, &a->filter, &so, a->raw_type) < 0)
 		return cli__status(c, -1);
 	if (a->raw_type)
 		ret = hwt_session__run_raw(c->input, &so, &sink, &c->diag);

@@ -48,6 +48,14 @@ struct run_args {
 	bool metrics;
 };
 
+/*
+ * A first pass over @c->input for percent --time ranges of @f: resolves
+ * them against the first and last data record times.  Returns < 0 when the
+ * input cannot be read.
+ */
+int run__find_span(struct cli *c, struct record_filter *f, const struct hwt_session_opts *so,
+		   const char *raw_type);
+
 /* Run and return the exit status (0, 1 input errors). */
 int run(struct cli *c, struct run_args *a);
 

@@ -41,6 +41,7 @@
 #include "hwtrace/tracepoint.h"
 #include "commands.h"
 #include "out.h"
+#include "run.h"
 #include "script_python.h"
 
 #ifdef HAVE_PYTHON
@@ -852,7 +853,8 @@ static int start_python(const char *script, int nargs, char **args)
 	return 0;
 }
 
-static int run_hook(struct cli *c, const char *script, int nargs, char **args)
+static int run_hook(struct cli *c, const char *script, int nargs, char **args,
+		    struct record_filter *filter)
 {
 	static struct runner run;
 	/* hooks see data records only: skip the ranking behind summary records */
@@ -894,10 +896,18 @@ static int run_hook(struct cli *c, const char *script, int nargs, char **args)
 	run.empty_str = PyUnicode_FromString("");
 	for (int k = 0; k < NKEYS; k++)
 		run.keys[k] = PyUnicode_InternFromString(key_names[k]);
-	call_hook(&run, "trace_begin");
 	c->diag.file = c->input;
+	/* the filter sees every record first; COMM and the rest pass through it */
+	if (filter && record_filter__active(filter))
+		record_filter__wrap(filter, &sink);
 	cli__guard_sink(c, &sink);
-	ret = hwt_session__run(c->input, &so, &sink, &c->diag);
+	if (filter && filter->percent && run__find_span(c, filter, &so, NULL) < 0)
+		ret = -1;
+	else
+		ret = 0;
+	call_hook(&run, "trace_begin");
+	if (!ret)
+		ret = hwt_session__run(c->input, &so, &sink, &c->diag);
 	call_hook(&run, "trace_end");
 	if (Py_FinalizeEx() < 0)
 		run.failed = true;
@@ -910,9 +920,10 @@ static int run_hook(struct cli *c, const char *script, int nargs, char **args)
  * The entry point of perf-hwtrace-python.so.  The tool looks it up with
  * dlsym() only when -s is given, so other commands never load libpython.
  */
-int script_python__run_hook(struct cli *c, const char *script, int nargs, char **args)
+int script_python__run_hook(struct cli *c, const char *script, int nargs, char **args,
+			    struct record_filter *filter)
 {
-	return run_hook(c, script, nargs, args);
+	return run_hook(c, script, nargs, args, filter);
 }
 
 #else /* the tool itself: find the Python runner and load it now */
@@ -956,12 +967,13 @@ static void *open_runner(char *why, size_t n)
 }
 #endif
 
-static int run_runner(struct cli *c, const char *script, int nargs, char **args)
+static int run_runner(struct cli *c, const char *script, int nargs, char **args,
+		      struct record_filter *filter)
 {
 #ifdef HWTRACE_STATIC
 	return usage_error("script", "-s: this static perf-hwtrace has no Python runner");
 #else
-	int (*run_hook)(struct cli *, const char *, int, char **);
+	int (*run_hook)(struct cli *, const char *, int, char **, struct record_filter *);
 	char why[512];
 	void *h = open_runner(why, sizeof(why));
 
@@ -971,15 +983,16 @@ static int run_runner(struct cli *c, const char *script, int nargs, char **args)
 	*(void **)&run_hook = dlsym(h, "script_python__run_hook");
 	if (!run_hook)
 		return usage_error("script", "-s: %s", dlerror());
-	return run_hook(c, script, nargs, args);	/* the module stays loaded: hooks may
-							 * have registered atexit work */
+	/* the module stays loaded: hooks may have registered atexit work */
+	return run_hook(c, script, nargs, args, filter);
 #endif
 }
 
 #endif /* HAVE_PYTHON */
 
 #ifndef HAVE_PYTHON
-int script_python__main(struct cli *c, const char *script, int nargs, char **args)
+int script_python__main(struct cli *c, const char *script, int nargs, char **args,
+			struct record_filter *filter)
 {
 	char **argv = calloc((size_t)nargs + 2, sizeof(*argv));
 	int ret;
@@ -989,7 +1002,7 @@ int script_python__main(struct cli *c, const char *script, int nargs, char **arg
 	/* sys.argv = [hook, its arguments] as perf script sets it */
 	argv[0] = (char *)script;
 	memcpy(argv + 1, args, (size_t)nargs * sizeof(*argv));
-	ret = run_runner(c, script, nargs + 1, argv);
+	ret = run_runner(c, script, nargs + 1, argv, filter);
 	free(argv);
 	return ret;
 }

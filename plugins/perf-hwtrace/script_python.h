@@ -7,6 +7,7 @@
 #define PERF_HWTRACE_SCRIPT_PYTHON_H
 
 #include "cli.h"
+#include "record_filter.h"
 
 /**
  * script_python__main - run the Python hook @script over the input
@@ -14,12 +15,17 @@
  * @script:	the hook's path (checked to be a file by the caller)
  * @nargs:	how many arguments the hook gets (what followed `--`)
  * @args:	those arguments; sys.argv is [@script, @args...]
+ * @filter:	--time, -C, --pid, --tid, --type: the hooks get the records
+ *		these select, as stock perf script -s with the same filters
+ *		on the injected file (inactive: every record)
  *
  * Returns the exit status (0, 1 input or hook errors, 2 usage).
  */
-int script_python__main(struct cli *c, const char *script, int nargs, char **args);
+int script_python__main(struct cli *c, const char *script, int nargs, char **args,
+			struct record_filter *filter);
 
 /* perf-hwtrace-python.so's entry point (dlsym'ed by script_python__main) */
-int script_python__run_hook(struct cli *c, const char *script, int nargs, char **args);
+int script_python__run_hook(struct cli *c, const char *script, int nargs, char **args,
+			    struct record_filter *filter);
 
 #endif

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "perf_data/perf_record_names.h"
+#include "perf_data/record_views_internal.h"
 #include "sinks.h"
 #include "stats_print.h"
 
@@ -136,6 +137,148 @@ static void aux_details(struct out *o, const struct hwt_aux *a)
 	out__putc(o, ']');
 }
 
+/* perf_event__fprintf_mmap() / _mmap2(): " pid/tid: [start(len) @ pgoff ...]: prot name" */
+static void mmap_details(struct out *o, const struct hwt_event *ev)
+{
+	struct hwt_mmap_view m;
+
+	if (!hwt_event__mmap(ev, &m))
+		return;
+	out__printf(o, " %d/%d: [", (int32_t)m.pid, (int32_t)m.tid);
+	hex0x(o, m.start);
+	out__putc(o, '(');
+	hex0x(o, m.len);
+	out__puts(o, ") @ ");
+	hex0x(o, m.pgoff);
+	if (!m.mmap2) {
+		out__printf(o, "]: %c ", ev->hdr->misc & PERF_RECORD_MISC_MMAP_DATA ? 'r' : 'x');
+	} else {
+		if (m.build_id) {
+			out__puts(o, " <");
+			for (uint8_t i = 0; i < m.build_id_size; i++)
+				out__hex(o, m.build_id[i], 2);
+			out__putc(o, '>');
+		} else {
+			out__printf(o, " %02x:%02x %llu %llu", m.maj, m.min,
+				    (unsigned long long)m.ino,
+				    (unsigned long long)m.ino_generation);
+		}
+		out__printf(o, "]: %c%c%c%c ", m.prot & 1 ? 'r' : '-', m.prot & 2 ? 'w' : '-',
+			    m.prot & 4 ? 'x' : '-', m.flags & 1 ? 's' : 'p');
+	}
+	out__write(o, m.filename, m.name_len);
+}
+
+/*
+ * The text perf prints after a record's name (perf_event__fprintf_*() and
+ * dump_sample()'s first line) for the kernel records a recording holds.  The
+ * " ... thread:" and " ...... dso:" lines perf report adds under a sample
+ * need its symbol maps and are not printed.
+ */
+static void kernel_details(struct out *o, const struct hwt_event *ev)
+{
+	uint32_t pid, ppid, tid, ptid;
+	struct hwt_sample_view sv;
+	const char *comm;
+	size_t len;
+
+	switch (ev->hdr->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		mmap_details(o, ev);
+		break;
+	case PERF_RECORD_COMM:
+		if (!hwt_event__comm(ev, &pid, &tid, &comm, &len))
+			break;
+		out__puts(o, ev->hdr->misc & PERF_RECORD_MISC_COMM_EXEC ? " exec: " : ": ");
+		out__write(o, comm, len);
+		out__printf(o, ":%d/%d", (int32_t)pid, (int32_t)tid);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (hwt_event__task(ev, &pid, &ppid, &tid, &ptid))
+			out__printf(o, "(%d:%d):(%d:%d)", (int32_t)pid, (int32_t)tid,
+				    (int32_t)ppid, (int32_t)ptid);
+		break;
+	case PERF_RECORD_SAMPLE:
+		if (!hwt_event__sample(ev, &sv))
+			break;
+		out__printf(o, "(IP, 0x%x): %d/%d: ", ev->hdr->misc, sv.pid, sv.tid);
+		hex0x(o, sv.ip);
+		out__puts(o, " period: ");
+		out__u64(o, sv.period);
+		out__puts(o, " addr: ");
+		hex0x(o, sv.addr);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * What perf 6.1's handlers print after a user record's name (session.c,
+ * header.c): the stubs' ": unhandled!", ID_INDEX's entries, THREAD_MAP's
+ * threads, EVENT_UPDATE's value.  CPU_MAP's cpu list and EVENT_UPDATE's
+ * cpus are not printed.
+ */
+static void user_details(struct out *o, const struct hwt_event *ev)
+{
+	struct hwt_id_index_entry e;
+	const uint8_t *val;
+	uint64_t n, type, id;
+	size_t len;
+	double scale;
+
+	switch (ev->hdr->type) {
+	case HWT_REC_FINISHED_INIT:
+		out__puts(o, ": unhandled!");
+		break;
+	case HWT_REC_ID_INDEX:
+		n = hwt_event__id_index_nr(ev);
+		out__printf(o, " nr: %llu", (unsigned long long)n);
+		for (uint64_t i = 0; i < n; i++) {
+			hwt_event__id_index_entry(ev, i, &e);
+			out__printf(o, "\n ... id: %llu  idx: %llu  cpu: %lld  tid: %lld",
+				    (unsigned long long)e.id, (unsigned long long)e.idx,
+				    (long long)e.cpu, (long long)e.tid);
+			if (e.has_e2)
+				out__printf(o, "  machine_pid: %lld  vcpu: %llu",
+					    (long long)e.machine_pid, (unsigned long long)e.vcpu);
+		}
+		break;
+	case HWT_REC_THREAD_MAP:
+		n = hwt_event__thread_map_nr(ev);
+		out__printf(o, " nr: %llu thread%s: ", (unsigned long long)n, n > 1 ? "s" : "");
+		for (uint64_t i = 0; i < n; i++)
+			out__printf(o, "%s%lld", i ? ", " : "",
+				    (long long)hwt_event__thread_map_pid(ev, i));
+		out__puts(o, "\n: unhandled!");
+		break;
+	case HWT_REC_EVENT_UPDATE:
+		if (!hwt_event__event_update(ev, &type, &id, &val, &len))
+			break;
+		out__printf(o, "\n... id:    %llu\n", (unsigned long long)id);
+		if (type == 0 || type == 2) {		/* unit, name */
+			out__puts(o, type ? "... name:  " : "... unit:  ");
+			out__write(o, val, strnlen((const char *)val, len));
+		} else if (type == 1 && len >= sizeof(scale)) {
+			memcpy(&scale, val, sizeof(scale));
+			out__printf(o, "... scale: %f", scale);
+		} else if (type != 3) {
+			out__puts(o, "... unknown type");
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+/* perf's handler prints nothing after these: the next record's "\n" ends the line */
+static bool no_newline(uint32_t type)
+{
+	return type == HWT_REC_HEADER_ATTR || type == HWT_REC_HEADER_FEATURE;
+}
+
 static void details(struct dump_sink *s, const struct hwt_event *ev)
 {
 	struct out *o = s->o;
@@ -170,6 +313,10 @@ static void details(struct dump_sink *s, const struct hwt_event *ev)
 			aux_details(o, (const void *)ev->hdr);
 		break;
 	default:
+		if (ev->hdr->type < HWT_REC_HEADER_ATTR)
+			kernel_details(o, ev);
+		else
+			user_details(o, ev);
 		break;
 	}
 }
@@ -203,7 +350,8 @@ static void print_event(struct dump_sink *s, const struct hwt_event *ev, bool pi
 	out__puts(o, "]: PERF_RECORD_");
 	out__puts(o, perf_event_name(ev->hdr->type));
 	details(s, ev);
-	out__putc(o, '\n');
+	if (!no_newline(ev->hdr->type))
+		out__putc(o, '\n');
 }
 
 /* a kernel record held for its time: its copy and what print_event() reads */
@@ -284,8 +432,7 @@ static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_eve
 		return;
 	print_event(s, ev, pipe, type == HWT_REC_HEADER_ATTR && hwt_reader__nr_attrs(r) <= 1);
 	if (type == HWT_REC_FINISHED_ROUND && !s->file_order) {
-		/* perf_event__process_finished_round(): a newline, then the flush */
-		out__putc(s->o, '\n');
+		/* perf_event__process_finished_round(): the flush, no line of its own */
 		if (s->next_flush)
 			flush_upto(s, s->next_flush, pipe);
 		s->next_flush = s->max_ts;
@@ -336,7 +483,7 @@ static void on_end(void *ctx, const struct hwt_stream *const *streams, uint32_t 
 	s->q = NULL;
 	if (!r)
 		return;
-	out__putc(s->o, '\n');
+	/* stats_print() starts with the blank line perf prints before them */
 	stats_print(s->o, hwt_reader__stats(r), s->bytes,
 		    hwt_reader__has_feature(r, HWT_FEAT_AUXTRACE));
 }

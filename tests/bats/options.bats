@@ -70,6 +70,7 @@ value_of() {
 	--time) echo 1.0,2.0 ;;
 	--cpu) echo 0 ;;
 	--pid | --tid) echo 1 ;;
+	--gen-script) echo python ;;
 	esac
 }
 

@@ -24,6 +24,7 @@ rec() {
 	z) perf record -q -z -e cpu-clock -o "$TMP/z.data" -- sleep 0.05 ;;
 	pipe) perf record -q -e cpu-clock -o - -- sleep 0.05 >"$TMP/pipe.data" ;;
 	cpus) perf record -q -e cpu-clock -C 0,1 -o "$TMP/cpus.data" -- sleep 0.1 ;;
+	bid) perf record -q --buildid-mmap -e cpu-clock -o "$TMP/bid.data" -- sleep 0.05 ;;
 	esac >/dev/null 2>&1
 }
 
@@ -140,6 +141,57 @@ compare_dump() {
 	[ -s "$TMP/stock" ]
 	"$HWTRACE" report -D -i "$f" | dump_heads >"$TMP/ours"
 	diff -u "$TMP/stock" "$TMP/ours"
+}
+
+# -D whole, from the first record to perf's stats: every line, blank lines
+# and hex dumps included, but the " ... thread:" and " ...... dso:" lines perf
+# report adds under a sample from its symbol maps, and CPU_MAP's cpu list
+# (the record's name is kept)
+dump_body() {
+	sed -n -E '/^(0x[0-9a-f]+|0)@/,$p' | sed '/^Aggregated stats:$/,$d' |
+		grep -v -E '^ (\.\.\. thread|\.\.\.\.\.\. dso): ' |
+		awk '/: PERF_RECORD_CPU_MAP/ { sub(/PERF_RECORD_CPU_MAP.*/, "PERF_RECORD_CPU_MAP")
+			print; getline; if ($0 == ": unhandled!") next } { print }'
+}
+
+compare_dump_body() {
+	local f=$TMP/$1.data
+
+	perf report -D -i "$f" 2>/dev/null | dump_body >"$TMP/stock"
+	"$HWTRACE" report -D -i "$f" | dump_body >"$TMP/ours"
+	# the records perf details are there to compare
+	# (--buildid-mmap writes the kernel's map as an MMAP2 too)
+	for r in $([ "$1" = bid ] || echo MMAP) MMAP2 COMM EXIT SAMPLE ID_INDEX THREAD_MAP \
+		 EVENT_UPDATE FINISHED_INIT; do
+		grep -qE ": PERF_RECORD_$r([ :(]|$)" "$TMP/stock"
+	done
+	grep -q ': PERF_RECORD_SAMPLE(IP, 0x[0-9a-f]*): [0-9]*/[0-9]*: 0x[0-9a-f]* period: ' "$TMP/stock"
+	diff -u "$TMP/stock" "$TMP/ours"
+}
+
+@test "report -D: every line as perf prints it (record details, blank lines), file mode" {
+	rec plain
+	compare_dump_body plain
+}
+
+@test "report -D: every line as perf prints it, pipe mode (nothing after ATTR, FEATURE)" {
+	rec pipe
+	compare_dump_body pipe
+	grep -q ': PERF_RECORD_FEATURE$' "$TMP/ours"
+}
+
+@test "report -D: every line as perf prints it, -z and two CPUs (time order)" {
+	rec z
+	compare_dump_body z
+	rec cpus
+	compare_dump_body cpus
+	grep -q ': PERF_RECORD_FORK(' "$TMP/ours"
+}
+
+@test "report -D: every line as perf prints it, --buildid-mmap (MMAP2 with build ids)" {
+	rec bid
+	compare_dump_body bid
+	grep -qE ': PERF_RECORD_MMAP2 [-0-9]+/[0-9]+: \[0x[0-9a-f]+\(0x[0-9a-f]+\) @ [0-9a-fx]+ <[0-9a-f]{40}>\]: ' "$TMP/ours"
 }
 
 @test "report -D: record header lines as perf's, file mode" {

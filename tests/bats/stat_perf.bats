@@ -28,10 +28,10 @@ layout() {
 }
 
 @test "stat with perf's default events: same events, units, columns and metrics as perf stat" {
-	perf stat -- sleep 0.1 2>"$T/perf.txt" >/dev/null
-	run "$HWTRACE" stat -- sleep 0.1
-	[ "$status" -eq 0 ]
-	echo "$output" >"$T/ours.txt"
+	perf stat -- sleep 0.1 2>"$T/perf.txt" >"$T/perf.out"
+	# the counts on stderr, nothing on stdout: as perf stat
+	"$HWTRACE" stat -- sleep 0.1 2>"$T/ours.txt" >"$T/ours.out"
+	[ ! -s "$T/perf.out" ] && [ ! -s "$T/ours.out" ]
 	layout "$T/perf.txt" >"$T/perf.layout"
 	layout "$T/ours.txt" >"$T/ours.layout"
 	cat "$T/perf.layout"
@@ -99,4 +99,49 @@ layout() {
 	[[ "$output" == *" Performance counter stats for 'system wide':"* ]]
 	[[ "$output" == *" msec cpu-clock "*"CPUs utilized"* ]]
 	[[ "$output" != *"seconds user"* ]]
+}
+
+# "# started on <ctime>" and a blank line, as perf stat -o writes them
+started_on() {
+	head -2 "$1" | sed -E 's/^# started on [A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] [0-9:]{8} [0-9]{4}$/# started on DATE/'
+}
+
+@test "stat -o FILE / --output FILE: the counts in FILE as perf stat -o writes it, none on stderr" {
+	perf stat -o "$T/perf.txt" -e task-clock -e page-faults -- sleep 0.1 2>"$T/perf.err"
+	run "$HWTRACE" stat -o "$T/ours.txt" -e task-clock -e page-faults -- sleep 0.1
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	[ "$(started_on "$T/perf.txt")" = "$(printf '# started on DATE\n')" ]
+	[ "$(started_on "$T/ours.txt")" = "$(started_on "$T/perf.txt")" ]
+	diff <(layout "$T/perf.txt") <(layout "$T/ours.txt")
+	[ "$(layout "$T/ours.txt" | grep -vc "^seconds|")" -eq 2 ]
+	grep -q " Performance counter stats for 'sleep 0.1':" "$T/ours.txt"
+	grep -qE '^ +[0-9]+\.[0-9]{9} seconds time elapsed$' "$T/ours.txt"
+	# -x: the same line count and fields after the started-on lines
+	perf stat -x, --output "$T/perf.csv" -e task-clock -- sleep 0.1
+	"$HWTRACE" stat -x, --output "$T/ours.csv" -e task-clock -- sh -c 'sleep 0.1; exit 3' ||
+		st=$?
+	[ "${st:-0}" -eq 3 ]
+	[ "$(started_on "$T/ours.csv")" = "$(started_on "$T/perf.csv")" ]
+	[ "$(wc -l <"$T/ours.csv")" -eq "$(wc -l <"$T/perf.csv")" ]
+	[ "$(sed -n 3p "$T/perf.csv" | awk -F, '{ print NF "|" $2 "|" $3 }')" = \
+	  "$(sed -n 3p "$T/ours.csv" | awk -F, '{ print NF "|" $2 "|" $3 }')" ]
+}
+
+@test "stat -o: a write error is said and exits 1; no half file; usage errors before counting" {
+	run "$HWTRACE" stat -o /dev/full -e task-clock -- true
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"/dev/full: write error: "* ]]
+	mkdir "$T/ro"
+	run bash -c "trap '' XFSZ; ulimit -f 0; '$HWTRACE' stat -o '$T/ro/c.txt' -e task-clock -- true"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"c.txt: write error: "* ]]
+	[ -z "$(ls -A "$T/ro")" ]
+	# the command is not run when the output cannot be made
+	run "$HWTRACE" stat -o "$T/nodir/c.txt" -e task-clock -- touch "$T/ran"
+	[ "$status" -eq 1 ]
+	[ ! -e "$T/ran" ]
+	run "$HWTRACE" stat -o "$T/c.txt" --dry-run -e task-clock
+	[ "$status" -eq 2 ]
+	[ ! -e "$T/c.txt" ]
 }

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * record_views_internal.h - typed views of the kernel records perf report -D
+ * details (MMAP, MMAP2, FORK, EXIT, SAMPLE), so that the dump sink prints
+ * fields instead of reading bytes.  Not installed, not exported.
+ */
+#ifndef HWTRACE_RECORD_VIEWS_INTERNAL_H
+#define HWTRACE_RECORD_VIEWS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwtrace/perf_data.h"
+
+/*
+ * struct hwt_mmap_view - a PERF_RECORD_MMAP or MMAP2
+ * @mmap2:	MMAP2: @maj .. @flags are set
+ * @build_id:	MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID: @build_id_size bytes
+ *		in place of @maj, @min, @ino, @ino_generation
+ * @filename:	the name, @name_len bytes (bounded by the record)
+ */
+struct hwt_mmap_view {
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	bool mmap2;
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	const uint8_t *build_id;
+	uint8_t build_id_size;
+	uint32_t prot, flags;
+	const char *filename;
+	size_t name_len;
+};
+
+/* False when @ev is not an MMAP/MMAP2 or too short to hold one. */
+bool hwt_event__mmap(const struct hwt_event *ev, struct hwt_mmap_view *m);
+
+/* PERF_RECORD_FORK / EXIT: false when @ev is neither or too short. */
+bool hwt_event__task(const struct hwt_event *ev, uint32_t *pid, uint32_t *ppid,
+		     uint32_t *tid, uint32_t *ptid);
+
+/*
+ * struct hwt_sample_view - the SAMPLE fields perf's dump_sample() prints
+ * first, as perf fills them when the attr lacks one: pid and tid -1, ip and
+ * addr 0, period the attr's sample_period.
+ */
+struct hwt_sample_view {
+	int32_t pid, tid;
+	uint64_t ip, addr, period;
+};
+
+/* False when @ev is not a SAMPLE of a known attr or is cut short. */
+bool hwt_event__sample(const struct hwt_event *ev, struct hwt_sample_view *s);
+
+/*
+ * struct hwt_id_index_entry - one entry of a PERF_RECORD_ID_INDEX
+ * @has_e2:	the record carries the second table (machine_pid, vcpu)
+ */
+struct hwt_id_index_entry {
+	uint64_t id, idx;
+	int64_t cpu, tid;
+	bool has_e2;
+	int64_t machine_pid;
+	uint64_t vcpu;
+};
+
+/* Entries of an ID_INDEX that fit in the record (0 when @ev is none). */
+uint64_t hwt_event__id_index_nr(const struct hwt_event *ev);
+/* Entry @i (< hwt_event__id_index_nr()). */
+void hwt_event__id_index_entry(const struct hwt_event *ev, uint64_t i,
+			       struct hwt_id_index_entry *e);
+
+/* Threads of a THREAD_MAP that fit in the record (0 when @ev is none), and one's pid. */
+uint64_t hwt_event__thread_map_nr(const struct hwt_event *ev);
+int64_t hwt_event__thread_map_pid(const struct hwt_event *ev, uint64_t i);
+
+/*
+ * PERF_RECORD_EVENT_UPDATE: its @type (PERF_EVENT_UPDATE__*: 0 unit, 1
+ * scale, 2 name, 3 cpus), the event @id and the @len bytes of the value.
+ * False when @ev is none or too short.
+ */
+bool hwt_event__event_update(const struct hwt_event *ev, uint64_t *type, uint64_t *id,
+			     const uint8_t **value, size_t *len);
+
+#endif
