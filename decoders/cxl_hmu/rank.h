@@ -26,7 +26,8 @@
 #include <stdint.h>
 
 #define HMU_RANK_DEFAULT_MEMORY	(256ULL << 20)
-#define HMU_RANK_DEFAULT_SUMMARY	UINT64_MAX	/* past the budget: all it holds */
+/* past the budget: a table per worker that its core's 1 MiB L2 holds (768 KiB) */
+#define HMU_RANK_DEFAULT_SUMMARY	32768ULL
 #define HMU_RANK_MIN_MEMORY	4096ULL
 #define HMU_RANK_HASH_MUL	0x9e3779b97f4a7c15ULL	/* Fibonacci hashing */
 
