@@ -13,11 +13,10 @@
  * ranking reports kept total + error: an overestimate by at most @error, as
  * Space-Saving's, with the same order as the kept totals.
  *
- * The summary fills the budget by default.  Past the budget most reports are
- * insertions of a new unit, and in a table that outgrows the CPU caches
- * each costs a memory access: a smaller summary (one the caches hold) makes
- * report faster at the price of a larger bound (about total mass divided by
- * the counters).
+ * Past the budget most reports are insertions of a new unit, and in a table
+ * that outgrows the CPU caches each costs a memory access: the default
+ * summary is one a core's L2 holds, at the price of a larger bound (about
+ * total mass divided by the counters) than a summary filling the budget.
  */
 #ifndef HWTRACE_CXL_HMU_RANK_H
 #define HWTRACE_CXL_HMU_RANK_H
