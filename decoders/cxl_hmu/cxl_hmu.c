@@ -20,7 +20,7 @@
 #include "cxl_hmu_opts.h"
 #include "le.h"
 #include "core/decoder_internal.h"
-#include "rank.h"
+#include "rank_workers.h"
 
 #define HMU_RT			"cxl_hmu packet"
 #define HMU_OPT_RT		"cxl_hmu options"
@@ -51,7 +51,9 @@ struct hmu_state {
 	uint32_t last_width;
 	bool width_warned;
 
-	struct hmu_rank rank;	/* unit -> total count; no table when top is 0 */
+	/* unit -> total count; none when top is 0; on threads for report */
+	struct hmu_rank_workers rank;
+	bool ranking;
 	uint64_t rank_memory;
 	uint64_t rank_summary;	/* counters kept past rank_memory */
 
@@ -198,28 +200,27 @@ static inline void hmu_entries(struct hmu_state *st, const uint8_t *p, uint32_t 
 			       uint32_t width, uint64_t foff, const struct hwt_emit *emit)
 {
 	struct hwt_cxl_hmu_unit *r = &st->rec;
+	struct hmu_rank *rank;
 	uint64_t mask = width >= 64 ? ~0ULL : (1ULL << width) - 1;
 	uint32_t shift = width >= 64 ? 0 : width;
 
 	if (st->summary_only) {
-		if (st->rank.tab && width < 64)
-			hmu_rank__add_packed(&st->rank, p, n, shift);
-		else if (st->rank.tab)	/* width 64: every bit is count and the unit is 0 */
-			for (uint32_t i = 0; i < n; i++)
-				hmu_rank__add(&st->rank, 0, hwt_le64(p + 8 * i));
+		if (st->ranking)
+			hmu_rank_workers__add_packed(&st->rank, p, n, width >= 64 ? 64 : shift);
 		hwt_emit__count(emit, n);
 		st->units += n;
 		return;
 	}
 	r->counter_width = width;
+	rank = st->ranking ? &st->rank.part[0].rank : NULL;
 	for (uint32_t i = 0; i < n; i++, p += 8) {
 		uint64_t raw = hwt_le64(p);
 
 		/* the table outgrows the caches: fetch the slot of a later entry now */
-		if (st->rank.tab && i + HMU_PREFETCH < n) {
+		if (rank && i + HMU_PREFETCH < n) {
 			uint64_t u = width >= 64 ? 0 : hwt_le64(p + 8 * HMU_PREFETCH) >> shift;
 
-			__builtin_prefetch(&st->rank.tab[hmu_rank__slot(&st->rank, u)], 1);
+			__builtin_prefetch(&rank->tab[hmu_rank__slot(rank, u)], 1);
 		}
 
 		r->raw = raw;
@@ -229,8 +230,8 @@ static inline void hmu_entries(struct hmu_state *st, const uint8_t *p, uint32_t 
 		r->dpa = r->unit << st->granual;
 		if (st->has_hdm)
 			r->has_hpa = hwt_cxl_hdm__dpa_to_hpa(&st->hdm, r->dpa, &r->hpa);
-		if (st->rank.tab)
-			hmu_rank__add(&st->rank, r->unit, r->count);
+		if (rank)
+			hmu_rank__add(rank, r->unit, r->count);
 		hwt_emit__record(emit, &hwt_rt_cxl_hmu_unit, r, foff + 8ULL * i);
 	}
 	st->units += n;
@@ -331,10 +332,13 @@ static void *hmu_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 				s, (unsigned long long)HMU_MAX_RANK_COUNTERS);
 		goto fail;
 	}
-	if (st->top && !hmu_rank__init(&st->rank, st->rank_memory, st->rank_summary)) {
+	/* threads only where every entry goes to the ranking alone */
+	if (st->top && !hmu_rank_workers__init(&st->rank, st->rank_memory, st->rank_summary,
+					       st->summary_only)) {
 		hwt_diag__error(diag, 0, HMU_OPT_RT, "out of memory");
 		goto fail;
 	}
+	st->ranking = st->top != 0;
 	return st;
 fail:
 	free(st);
@@ -484,34 +488,41 @@ static void hmu_finish(void *state, const struct hwt_emit *emit)
 		.packets = st->packets,
 		.units = st->units,
 		.bad_packets = st->bad_packets,
-		.distinct_units = st->rank.used,
-		.counts_exact = !st->rank.purged,
-		.max_overcount = st->rank.error,
+		.distinct_units = 0,
+		.counts_exact = true,
 		.counter_width = st->last_width,
 		.hotness_granual = st->granual,
 	};
 	struct hmu_slot *best;
 	uint32_t n;
 
+	if (st->ranking) {
+		hmu_rank_workers__finish(&st->rank);
+		sum.distinct_units = hmu_rank_workers__used(&st->rank);
+		sum.counts_exact = !hmu_rank_workers__purged(&st->rank);
+		sum.max_overcount = hmu_rank_workers__error(&st->rank);
+	}
 	hwt_emit__record(emit, &hwt_rt_cxl_hmu_summary, &sum, 0);
-	if (!st->rank.tab)
+	if (!st->ranking)
 		return;
-	n = st->top < st->rank.used ? st->top : (uint32_t)st->rank.used;
+	st->ranking = false;
+	n = st->top < sum.distinct_units ? st->top : (uint32_t)sum.distinct_units;
 	best = malloc((n ? n : 1) * sizeof(*best));
-	if (!best) {
+	if (best)
+		n = hmu_rank_workers__top(&st->rank, best, n);
+	if (!best || (n == 0 && sum.distinct_units)) {
 		if (emit->diag)
 			hwt_diag__error(emit->diag, 0, HMU_OPT_RT, "out of memory for the ranking");
-		hmu_rank__free(&st->rank);
+		free(best);
+		hmu_rank_workers__free(&st->rank);
 		return;
 	}
-	n = hmu_rank__top(&st->rank, best, n);
 	for (uint32_t i = 0; i < n; i++) {
-		/* past the budget a kept total is low by at most the error: add it back */
-		uint64_t total = best[i].total + st->rank.error;
+		/* totals are reported ones: kept + the partition's error */
 		struct hwt_cxl_hmu_hot hot = {
 			.rank = i + 1,
 			.unit = best[i].key - 1,
-			.total_count = total < best[i].total ? UINT64_MAX : total,
+			.total_count = best[i].total,
 			.reports = best[i].reports,
 		};
 
@@ -521,7 +532,7 @@ static void hmu_finish(void *state, const struct hwt_emit *emit)
 		hwt_emit__record(emit, &hwt_rt_cxl_hmu_hot, &hot, 0);
 	}
 	free(best);
-	hmu_rank__free(&st->rank);
+	hmu_rank_workers__free(&st->rank);
 }
 
 static void hmu_free(void *state)
@@ -530,7 +541,7 @@ static void hmu_free(void *state)
 
 	if (!st)
 		return;
-	hmu_rank__free(&st->rank);
+	hmu_rank_workers__free(&st->rank);
 	free(st);
 }
 

@@ -108,7 +108,7 @@ const struct hwt_dev_opt hwt_cxl_hmu_options[] = {
 	{ "top", "N", "how many hottest units report lists (default 10)", .check = check_top },
 	{ "rank-memory", "BYTES", "memory for exact ranking counts, K/M/G suffixes (default 256M); "
 	  "past it counts are approximate, with their bound", .check = check_rank_memory },
-	{ "rank-counters", "N", "counters kept past --rank-memory (default: all it holds); "
-	  "fewer give a faster report and a larger bound", .check = check_rank_counters },
+	{ "rank-counters", "N", "counters kept past --rank-memory (default 32768, at most what "
+	  "it holds); more give a smaller bound and a slower report", .check = check_rank_counters },
 	{ NULL },
 };

@@ -11,7 +11,7 @@
 #include "rank.h"
 
 #define HMU_RANK_MIN_BITS	12
-#define HMU_RANK_SAMPLE		1023	/* counters sampled for the purge median */
+#define HMU_RANK_SAMPLE		255	/* counters sampled for the purge median */
 #define HMU_RANK_HUGE		(2ULL << 20)
 #define HMU_RANK_PREFETCH	16	/* entries ahead: hides a cache miss */
 

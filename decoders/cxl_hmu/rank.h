@@ -13,11 +13,10 @@
  * ranking reports kept total + error: an overestimate by at most @error, as
  * Space-Saving's, with the same order as the kept totals.
  *
- * The summary fills the budget by default.  Past the budget most reports are
- * insertions of a new unit, and in a table that outgrows the CPU caches
- * each costs a memory access: a smaller summary (one the caches hold) makes
- * report faster at the price of a larger bound (about total mass divided by
- * the counters).
+ * Past the budget most reports are insertions of a new unit, and in a table
+ * that outgrows the CPU caches each costs a memory access: the default
+ * summary is one a core's L2 holds, at the price of a larger bound (about
+ * total mass divided by the counters) than a summary filling the budget.
  */
 #ifndef HWTRACE_CXL_HMU_RANK_H
 #define HWTRACE_CXL_HMU_RANK_H
@@ -26,7 +25,8 @@
 #include <stdint.h>
 
 #define HMU_RANK_DEFAULT_MEMORY	(256ULL << 20)
-#define HMU_RANK_DEFAULT_SUMMARY	UINT64_MAX	/* past the budget: all it holds */
+/* past the budget: a table per worker that its core's 1 MiB L2 holds (768 KiB) */
+#define HMU_RANK_DEFAULT_SUMMARY	32768ULL
 #define HMU_RANK_MIN_MEMORY	4096ULL
 #define HMU_RANK_HASH_MUL	0x9e3779b97f4a7c15ULL	/* Fibonacci hashing */
 

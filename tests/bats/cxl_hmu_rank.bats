@@ -110,6 +110,11 @@ EOF_PY
 		--rank-counters 300 "$BATS_TEST_TMPDIR/skew.bin"
 	[ "$status" -eq 0 ]
 	check_skew
+	# 16M and more: two worker tables (past their halves of the budget), one bound
+	run "$HWTRACE" decode --type cxl-hmu --granual 12 --report --top 20 --rank-memory 16M \
+		--rank-counters 300 "$BATS_TEST_TMPDIR/skew.bin"
+	[ "$status" -eq 0 ]
+	check_skew
 	run "$HWTRACE" decode --type cxl-hmu --granual 12 --report --rank-counters 0 /nonexistent
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--rank-counters"*"'0'"* ]]
