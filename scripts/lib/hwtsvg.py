@@ -116,26 +116,40 @@ def legend(svg, x, y, items, width=None):
         svg.text(x + 20, yy, name, size=11, cls='legend')
 
 
+def path_d(pts, px, py):
+    """Path data through pts; a gap over 4x the series' median step (a
+    context switched out, a stopped sample stream) starts a new segment
+    instead of drawing a line across it."""
+    steps = sorted(b[0] - a[0] for a, b in zip(pts, pts[1:]))
+    gap = 4 * steps[len(steps) // 2] if steps else 0
+    d = []
+    for i, (x, y) in enumerate(pts):
+        new = i == 0 or (gap > 0 and x - pts[i - 1][0] > gap)
+        d.append('%s%.2f,%.2f' % ('M' if new else 'L', px(x), py(y)))
+    return ' '.join(d)
+
+
 def line_panel(svg, box, title, ylabel, series, xlabel='time (s)', xrange=None):
     """A line chart in box = (left, top, width, height) of the plot area.
 
-    series: list of (name, [(x, y), ...]); drawn with markers when short.
+    series: list of (name, [(x, y), ...]) sorted by x; drawn with markers when short.
     The legend goes right of the box.  Returns the (xmin, xmax, ymin, ymax)
     the axes show.
     """
     left, top, w, h = box
     xs = [p[0] for _, pts in series for p in pts]
     ys = [p[1] for _, pts in series for p in pts]
-    if xrange:
-        xmin, xmax = xrange
-    else:
-        xmin, xmax = (min(xs), max(xs)) if xs else (0.0, 1.0)
+    xmin, xmax = xrange or ((min(0.0, min(xs)), max(xs)) if xs else (0.0, 1.0))
     if xmax <= xmin:
         xmax = xmin + 1.0
     ymin = min(0.0, min(ys)) if ys else 0.0
     ymax = max(ys) if ys else 1.0
     yt, ystep = nice_ticks(ymin, ymax if ymax > ymin else ymin + 1.0, 5)
-    ymin, ymax = min(yt[0], ymin), max(yt[-1], ymax)
+    # the axis ends on a tick at or above the highest value
+    ymax = max(ymax, ymin + ystep)
+    ymax = math.ceil(ymax / ystep - 1e-9) * ystep
+    ymin = math.floor(ymin / ystep + 1e-9) * ystep
+    yt = [t for t in yt if t <= ymax] + ([ymax] if yt[-1] < ymax - ystep * 1e-9 else [])
     xt, xstep = nice_ticks(xmin, xmax, 8)
     xt = [t for t in xt if xmin - 1e-12 <= t <= xmax + 1e-12]
 
@@ -167,10 +181,9 @@ def line_panel(svg, box, title, ylabel, series, xlabel='time (s)', xrange=None):
     for i, (name, pts) in enumerate(series):
         colour = PALETTE[i % len(PALETTE)]
         items.append((name, colour))
-        coords = ' '.join('%.2f,%.2f' % (px(x), py(y)) for x, y in pts)
-        svg.add('<polyline class="series" data-series=%s fill="none" stroke="%s" '
-            'stroke-width="1.8" stroke-linejoin="round" points="%s"/>'
-            % (quoteattr(name), colour, coords))
+        svg.add('<path class="series" data-series=%s fill="none" stroke="%s" '
+            'stroke-width="1.8" stroke-linejoin="round" d="%s"/>'
+            % (quoteattr(name), colour, path_d(pts, px, py)))
         if len(pts) <= 60:
             for x, y in pts:
                 svg.add('<circle cx="%.2f" cy="%.2f" r="2.2" fill="%s"/>' % (px(x), py(y), colour))
