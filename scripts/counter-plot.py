@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: SVG timelines of OA, panthor and DRM client usage counters
-# args: [-- [-o out.svg] [--ts-freq HZ] [--oa-counter a0,b3] [--field TYPE.NAME] [--panthor-counter NAME,..] [--top N] [--drm top.json]]
+# args: [-- [-o F.svg] [--ts-freq HZ] [--oa-counter a0,..] [--field TYPE.NAME] [--panthor-counter N,..] [--top N] [--drm top.json]]
 #
 #   perf hwtrace script -i oa.data -s scripts/counter-plot.py -- -o oa.svg
 #   perf hwtrace script -i gpu.data -s scripts/counter-plot.py -- --panthor-counter 4,5 -o gpu.svg
