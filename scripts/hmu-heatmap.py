@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: SVG heatmap of CXL HMU hotness, merged DPA regions x time
-# args: [-- [-o heat.svg] [--rows N] [--cols N] [--bins N]]
+# args: [-- [-o heat.svg] [--rows N] [--cols N] [--bins N] [--max-cells N]]
 #
 #   perf hwtrace script -i perf.data -s scripts/hmu-heatmap.py -- [-o heat.svg] [--rows N] ...
 #   perf script -i inj.data -s scripts/hmu-heatmap.py -- [same options]
@@ -12,6 +12,9 @@
 # ones keep their own rows, as DAMON merges regions of similar access
 # frequency.  Columns (at most --cols, default 60) hold the same number of
 # whole drains each.  A cell is count / MiB / s, colour log-scaled.
+# --max-cells N (default 2M) bounds memory: past N distinct (drain, address)
+# pairs, addresses are kept in power-of-two blocks twice as large as before,
+# and slice edges fall on block boundaries, so every count stays exact.
 # Documentation/plots.rst describes the picture.
 import bisect
 import math
@@ -26,7 +29,9 @@ OUT = 'hmu-heatmap.svg'
 ROWS = 48
 COLS = 60
 BINS = None
-cells = defaultdict(int)        # (time ns, dpa) -> count: repeats add up, memory stays per unit
+MAX_CELLS = 2 << 20
+cells = defaultdict(int)        # (time ns, dpa block start) -> count
+shift = [0]                     # log2 of the address block size cells are kept in
 pmus = set()
 reports = [0]
 
@@ -37,13 +42,13 @@ def usage(msg):
 
 
 def trace_begin():
-    global OUT, ROWS, COLS, BINS
+    global OUT, ROWS, COLS, BINS, MAX_CELLS
     a = sys.argv[1:]
     while a:
         k = a.pop(0)
         if k in ('-o', '--output') and a:
             OUT = a.pop(0)
-        elif k in ('--rows', '--cols', '--bins') and a:
+        elif k in ('--rows', '--cols', '--bins', '--max-cells') and a:
             v = a.pop(0)
             if not v.isdigit() or int(v) < 1:
                 usage('%s wants a positive number, not %r' % (k, v))
@@ -51,6 +56,8 @@ def trace_begin():
                 ROWS = int(v)
             elif k == '--cols':
                 COLS = int(v)
+            elif k == '--max-cells':
+                MAX_CELLS = int(v)
             else:
                 BINS = int(v)
         else:
@@ -62,9 +69,23 @@ def trace_begin():
 def trace_unhandled(event_name, context, fields, perf_sample_dict=None):
     if event_name == 'hwtrace__cxl_hmu_unit':
         t = fields['common_s'] * 1000000000 + fields['common_ns']
-        cells[(t, fields['dpa'])] += fields['count']
+        cells[(t, fields['dpa'] >> shift[0] << shift[0])] += fields['count']
         pmus.add(fields['pmu'])
         reports[0] += 1
+        if len(cells) > MAX_CELLS:
+            coarsen()
+
+
+def coarsen():
+    """Double the address block until the cells fit in half of MAX_CELLS
+    (so that this does not run again at the next record)."""
+    global cells
+    while len(cells) > MAX_CELLS // 2 and shift[0] < 64:
+        shift[0] += 1
+        merged = defaultdict(int)
+        for (t, d), c in cells.items():
+            merged[(t, d >> shift[0] << shift[0])] += c
+        cells = merged
 
 
 def merge_regions(edges, totals, rows):
@@ -105,14 +126,16 @@ def trace_end():
         print('hmu-heatmap.py: no cxl_hmu_unit records, nothing written')
         return
     dpas = sorted({d for _, d in cells})
-    # a unit's size: the largest power of two all DPAs are multiples of (4 KiB if all 0)
+    # a unit's (or kept block's) size: the largest power of two all DPAs
+    # are multiples of (4 KiB if all are 0)
     align = 0
     for d in dpas:
         align |= d
     unit = (align & -align) if align else 4096
     lo, hi = dpas[0], dpas[-1] + unit
     nb = max(1, min(BINS, (hi - lo) // unit))
-    edges = [lo + (hi - lo) * i // nb for i in range(nb)] + [hi]
+    # edges on unit (block) boundaries: a kept block never straddles two slices
+    edges = [lo + (hi - lo) * i // nb // unit * unit for i in range(nb)] + [hi]
     totals = [0] * nb
     for (t, d), c in cells.items():
         totals[bisect.bisect_right(edges, d) - 1] += c
@@ -155,8 +178,10 @@ def draw(regions, tedges, ncols, val, vmin, vmax):
     title = 'CXL HMU hotness over time'
     svg = hwtsvg.Svg(w, h, title)
     svg.text(left, 24, title, size=16, weight='bold', cls='title')
-    svg.text(left, 42, '%d hotlist reports, %s; %d regions merged from %d slices (rows not to scale)'
-             % (reports[0], ', '.join(sorted(pmus)), nrows, BINS), size=11, cls='subtitle')
+    svg.text(left, 42, '%d hotlist reports, %s; %d regions merged from %d slices (rows not to scale)%s'
+             % (reports[0], ', '.join(sorted(pmus)), nrows, BINS,
+                '; addresses kept in %d KiB blocks' % ((1 << shift[0]) >> 10) if shift[0] else ''),
+             size=11, cls='subtitle')
     svg.add('<g class="heatmap" data-box="%d,%d,%.1f,%d" data-t0="%d" data-vmin="%r" data-vmax="%r">'
             % (left, top, pw, ph, t0, vmin, vmax))
     svg.add('<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"/>'

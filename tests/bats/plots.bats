@@ -102,6 +102,34 @@ for g in ET.parse(sys.argv[1]).getroot().iter("{http://www.w3.org/2000/svg}g"):
 	python3 -c "import sys; assert float(sys.argv[1]) > float(sys.argv[2]) + 60" "$bottom" "$top"
 }
 
+@test "hmu-heatmap.py --max-cells: addresses kept in larger blocks, every region's count still exact" {
+	run "$HWTRACE" script -i "$T/hmu.data" -s "$SCRIPTS/hmu-heatmap.py" -- -o "$T/coarse.svg" \
+		--max-cells 40000
+	echo "$output"
+	[ "$status" -eq 0 ]
+	valid_svg "$T/coarse.svg"
+	python3 - "$T/coarse.svg" "$T/hmu.txt" <<'EOF'
+import re, sys, xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+svg = ET.parse(sys.argv[1]).getroot()
+pts = [l.split() for l in open(sys.argv[2]) if not l.startswith("#")]
+pts = [(int(u[3]), int(u[4], 16)) for u in pts]
+sub = [t.text for t in svg.iter(NS + "text") if t.get("class") == "subtitle"][0]
+m = re.search(r"addresses kept in (\d+) KiB blocks", sub)
+assert m, sub
+block = int(m.group(1)) << 10
+spans = [(int(g.get("data-lo")), int(g.get("data-hi")), int(g.get("data-count")))
+         for g in svg.iter(NS + "g") if g.get("class") == "region"]
+assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
+assert all(lo % block == 0 for lo, _, _ in spans)
+assert sum(n for _, _, n in spans) == sum(c for c, _ in pts)
+for lo, hi, n in spans:
+    assert n == sum(c for c, d in pts if lo <= d < hi), (lo, hi, n)
+cells = sum(1 for g in svg.iter(NS + "g") if g.get("class") == "region" for _ in g.iter(NS + "rect"))
+print(sub, len(spans), "regions", cells, "cells")
+EOF
+}
+
 @test "hmu-heatmap.py draws the same picture under stock perf script on the injected file" {
 	"$HWTRACE" script -i "$T/hmu.data" -s "$SCRIPTS/hmu-heatmap.py" -- -o "$T/a.svg"
 	"$HWTRACE" inject -i "$T/hmu.data" -o "$T/inj.data"
