@@ -236,7 +236,8 @@ def trace_end():
         panels.append(('i915 OA: raw counters', 'events / s',
                        [('%s ctx %s' % (k[1], k[0]), oa_raw[k]) for k in sorted(oa_raw)]))
     if field_pts:
-        panels.append(('record fields by name: ' + ', '.join(sorted({k.split(' ')[0] for k in field_pts})), 'value',
+        names = ', '.join(sorted({k.split(' ')[0] for k in field_pts}))
+        panels.append(('record fields by name: ' + names, 'value',
                        [(k, field_pts[k]) for k in sorted(field_pts)]))
     if pan:
         keys = sorted(pan) if PANTHOR else top_series(pan, TOP)
