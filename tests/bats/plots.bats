@@ -130,11 +130,22 @@ print(sub, len(spans), "regions", cells, "cells")
 EOF
 }
 
-@test "hmu-heatmap.py draws the same picture under stock perf script on the injected file" {
+@test "the plot hooks draw the same pictures under stock perf script on the injected files" {
 	"$HWTRACE" script -i "$T/hmu.data" -s "$SCRIPTS/hmu-heatmap.py" -- -o "$T/a.svg"
 	"$HWTRACE" inject -i "$T/hmu.data" -o "$T/inj.data"
 	perf script -i "$T/inj.data" -s "$SCRIPTS/hmu-heatmap.py" -- -o "$T/b.svg"
 	cmp "$T/a.svg" "$T/b.svg"
+	python3 "$BATS_TEST_DIRNAME/../fixtures/gen_igt.py" --reports 120 -o "$T/igt2.rec" >/dev/null
+	"$HWTRACE" synth --type panthor --seed 4 --size 32K -o "$T/pan2.data" 2>/dev/null
+	for f in igt2.rec pan2.data; do
+		"$HWTRACE" script -i "$T/$f" -s "$SCRIPTS/counter-plot.py" -- -o "$T/$f.a.svg" \
+			--oa-counter a7 --field i915_oa_report.dticks 2>/dev/null
+		"$HWTRACE" inject -i "$T/$f" -o "$T/$f.inj" 2>/dev/null
+		perf script -i "$T/$f.inj" -s "$SCRIPTS/counter-plot.py" -- -o "$T/$f.b.svg" \
+			--oa-counter a7 --field i915_oa_report.dticks 2>/dev/null
+		grep -q 'class="series"' "$T/$f.a.svg"
+		cmp "$T/$f.a.svg" "$T/$f.b.svg"
+	done
 }
 
 # point_check SVG PANEL-TITLE EXPECTED.json: each series' drawn points, read
