@@ -21,14 +21,16 @@
 #   DRM clients (--drm FILE of `perf hwtrace top --json` lines): engine
 #     utilisation (%) per client and engine, resident memory (MiB) per
 #     client and region.
-# Run without a hook runner (python3 scripts/counter-plot.py --drm F) it
-# plots the --drm input alone.  Documentation/plots.rst shows examples.
+# Without perf: python3 scripts/counter-plot.py [-i FILE] [options] reads
+# FILE through the hwtrace module (and --drm alone without -i).
+# Documentation/plots.rst shows examples.
 import json
 import os
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(sys.argv[0])), 'lib'))
+import hwtrun  # noqa: E402
 import hwtsvg  # noqa: E402
 
 OUT = 'counters.svg'
@@ -266,15 +268,5 @@ def trace_end():
                          % oa['lost'])
 
 
-def standalone():
-    """python3 counter-plot.py ARGS: no records, only what --drm names."""
-    try:
-        import perf_trace_context  # noqa: F401
-        return False
-    except ImportError:
-        return True
-
-
-if __name__ == '__main__' and standalone():
-    trace_begin()
-    trace_end()
+if __name__ == '__main__' and hwtrun.standalone():
+    hwtrun.run('counter-plot.py', trace_begin, trace_unhandled, trace_end, need_input=False)

@@ -4,6 +4,7 @@
 #
 #   perf hwtrace script -i perf.data -s scripts/hmu-heatmap.py -- [-o heat.svg] [--rows N] ...
 #   perf script -i inj.data -s scripts/hmu-heatmap.py -- [same options]
+#   python3 scripts/hmu-heatmap.py -i perf.data [same options]   (the hwtrace module)
 #
 # The DPA span the reports cover is cut into --bins equal slices (default
 # 4 x rows); adjacent slices are then merged, always the pair whose heat
@@ -23,6 +24,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(sys.argv[0])), 'lib'))
+import hwtrun  # noqa: E402
 import hwtsvg  # noqa: E402
 
 OUT = 'hmu-heatmap.svg'
@@ -254,3 +256,7 @@ def colour_scale(svg, x, y, h, vmin, vmax):
     svg.text(x, y + h + 18, 'count / MiB / s', size=11, cls='clabel')
     svg.text(x, y + h + 32, '(log scale)', size=11, cls='clabel')
     svg.add('</g>')
+
+
+if __name__ == '__main__' and hwtrun.standalone():
+    hwtrun.run('hmu-heatmap.py', trace_begin, trace_unhandled, trace_end)

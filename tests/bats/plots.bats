@@ -148,6 +148,34 @@ EOF
 	done
 }
 
+@test "python3 HOOK.py -i FILE reads through the hwtrace module and draws what the hook draws" {
+	export PYTHONPATH="$BUILD/python"
+	python3 "$BATS_TEST_DIRNAME/../fixtures/gen_igt.py" --reports 120 -o "$T/igt3.rec" >/dev/null
+	"$HWTRACE" synth --type panthor --seed 4 --size 32K -o "$T/pan3.data" 2>/dev/null
+	python3 "$SCRIPTS/hmu-heatmap.py" -i "$T/hmu.data" -o "$T/m1.svg" --rows 30
+	"$HWTRACE" script -i "$T/hmu.data" -s "$SCRIPTS/hmu-heatmap.py" -- -o "$T/m2.svg" --rows 30
+	cmp "$T/m1.svg" "$T/m2.svg"
+	for f in igt3.rec pan3.data; do
+		python3 "$SCRIPTS/counter-plot.py" -i "$T/$f" -o "$T/$f.m1.svg" --oa-counter a3 2>/dev/null
+		"$HWTRACE" script -i "$T/$f" -s "$SCRIPTS/counter-plot.py" -- -o "$T/$f.m2.svg" \
+			--oa-counter a3 2>/dev/null
+		grep -q 'class="series"' "$T/$f.m1.svg"
+		cmp "$T/$f.m1.svg" "$T/$f.m2.svg"
+	done
+	# without -i the heatmap has nothing to read: a usage error, nothing written
+	run python3 "$SCRIPTS/hmu-heatmap.py" -o "$T/m3.svg"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"-i FILE is needed"* ]]
+	[ ! -e "$T/m3.svg" ]
+	# an input that is no perf.data: exit 1, nothing written
+	echo "no perf.data" >"$T/text"
+	run python3 "$SCRIPTS/hmu-heatmap.py" -i "$T/text" -o "$T/m4.svg"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "hmu-heatmap.py: $T/text: "* ]]
+	[ ! -e "$T/m4.svg" ]
+}
+
 # point_check SVG PANEL-TITLE EXPECTED.json: each series' drawn points, read
 # back through the panel's mapping, equal the expected {series: [[x, y]...]}
 point_check() {
