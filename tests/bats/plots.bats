@@ -344,3 +344,20 @@ mkclient() {
 	[ "$status" -eq 2 ]
 	[ ! -e "$T/no1.svg" ] && [ ! -e "$T/no2.svg" ] && [ ! -e "$T/no3.svg" ]
 }
+
+@test "installed plot hooks find their lib/ under stock perf script report NAME" {
+	make -s -C "$BATS_TEST_DIRNAME/../.." BUILD="$BUILD" install PREFIX="$T/prefix" >/dev/null
+	exec_path=$T/prefix/libexec/perf-core
+	[ -f "$exec_path/scripts/python/lib/hwtsvg.py" ] && [ -f "$exec_path/scripts/python/lib/hwtrun.py" ]
+	"$HWTRACE" inject -i "$T/hmu.data" -o "$T/inst.data"
+	cd "$T"
+	run env PERF_EXEC_PATH="$exec_path" perf script report hmu-heatmap -i inst.data -- -o inst.svg
+	echo "$output"
+	[ "$status" -eq 0 ]
+	"$HWTRACE" script -i hmu.data -s "$SCRIPTS/hmu-heatmap.py" -- -o tree.svg
+	cmp inst.svg tree.svg
+	# lib/ is not a hook: perf script -l lists only the hooks
+	run env PERF_EXEC_PATH="$exec_path" perf script -l
+	[[ "$output" == *"counter-plot [-- [-o F.svg]"* ]]
+	[[ "$output" != *hwtsvg* ]] && [[ "$output" != *hwtrun* ]]
+}
