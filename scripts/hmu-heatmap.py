@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # description: SVG heatmap of CXL HMU hotness, merged DPA regions x time
-# args: [-- [-o heat.svg] [--rows N] [--cols N] [--bins N] [--max-cells N]]
+# args: [-- [-o heat.svg] [--rows N] [--cols N] [--bins N] [--max-cells N] [--pmu NAME] [--hpa]]
 #
 #   perf hwtrace script -i perf.data -s scripts/hmu-heatmap.py -- [-o heat.svg] [--rows N] ...
 #   perf script -i inj.data -s scripts/hmu-heatmap.py -- [same options]
@@ -16,6 +16,8 @@
 # --max-cells N (default 2M) bounds memory: past N distinct (drain, address)
 # pairs, addresses are kept in power-of-two blocks twice as large as before,
 # and slice edges fall on block boundaries, so every count stays exact.
+# --pmu NAME keeps one PMU's reports (DPAs of two devices are different
+# spaces); --hpa places reports by host physical address (give --hdm).
 # Documentation/plots.rst describes the picture.
 import bisect
 import math
@@ -32,10 +34,13 @@ ROWS = 48
 COLS = 60
 BINS = None
 MAX_CELLS = 2 << 20
+PMU = None
+HPA = False
 cells = defaultdict(int)        # (time ns, dpa block start) -> count
 shift = [0]                     # log2 of the address block size cells are kept in
 pmus = set()
 reports = [0]
+no_hpa = [0]
 
 
 def usage(msg):
@@ -44,12 +49,16 @@ def usage(msg):
 
 
 def trace_begin():
-    global OUT, ROWS, COLS, BINS, MAX_CELLS
+    global OUT, ROWS, COLS, BINS, MAX_CELLS, PMU, HPA
     a = sys.argv[1:]
     while a:
         k = a.pop(0)
         if k in ('-o', '--output') and a:
             OUT = a.pop(0)
+        elif k == '--pmu' and a:
+            PMU = a.pop(0)
+        elif k == '--hpa':
+            HPA = True
         elif k in ('--rows', '--cols', '--bins', '--max-cells') and a:
             v = a.pop(0)
             if not v.isdigit() or int(v) < 1:
@@ -70,8 +79,14 @@ def trace_begin():
 
 def trace_unhandled(event_name, context, fields, perf_sample_dict=None):
     if event_name == 'hwtrace__cxl_hmu_unit':
+        if PMU is not None and fields['pmu'] != PMU:
+            return
+        addr = fields['hpa'] if HPA else fields['dpa']
+        if HPA and not addr:            # no HDM decoder maps this unit
+            no_hpa[0] += 1
+            return
         t = fields['common_s'] * 1000000000 + fields['common_ns']
-        cells[(t, fields['dpa'] >> shift[0] << shift[0])] += fields['count']
+        cells[(t, addr >> shift[0] << shift[0])] += fields['count']
         pmus.add(fields['pmu'])
         reports[0] += 1
         if len(cells) > MAX_CELLS:
@@ -124,8 +139,12 @@ def column_edges(times):
 
 
 def trace_end():
+    if no_hpa[0]:
+        sys.stderr.write('hmu-heatmap.py: %d reports without an hpa left out (--hdm maps DPA to HPA)\n'
+                         % no_hpa[0])
     if not cells:
-        print('hmu-heatmap.py: no cxl_hmu_unit records, nothing written')
+        print('hmu-heatmap.py: no cxl_hmu_unit records%s, nothing written'
+              % (' of PMU %s' % PMU if PMU else ''))
         return
     dpas = sorted({d for _, d in cells})
     # a unit's (or kept block's) size: the largest power of two all DPAs
@@ -217,7 +236,7 @@ def draw(regions, tedges, ncols, val, vmin, vmax):
             svg.text(left - 7, y + 4, '%.1f' % (addr / float(div)) if div == 1 << 30 else
                      '%.0f' % (addr / float(div)), anchor='end', size=11, cls='ytick')
             last_y = y
-    svg.text(24, top + ph / 2, 'DPA (%s), region boundaries' % uname, anchor='middle', rotate=True,
+    svg.text(24, top + ph / 2, '%s (%s), region boundaries' % ('HPA' if HPA else 'DPA', uname), anchor='middle', rotate=True,
              cls='ylabel')
     # x axis: seconds from the first drain
     secs = (tedges[-1] - t0) / 1e9

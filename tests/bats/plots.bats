@@ -130,6 +130,38 @@ print(sub, len(spans), "regions", cells, "cells")
 EOF
 }
 
+@test "hmu-heatmap.py --hpa --pmu: regions by host address, counts equal script --json's records" {
+	"$HWTRACE" synth --type cxl-hmu --seed 1 --size 256K --range-size 1 -o "$T/r1.data"
+	hdm=base=0x100000000,size=512M,ways=2,granularity=4096,pos=1
+	"$HWTRACE" script -i "$T/r1.data" --hdm "$hdm" --json 2>/dev/null >"$T/r1.json"
+	run "$HWTRACE" script -i "$T/r1.data" --hdm "$hdm" -s "$SCRIPTS/hmu-heatmap.py" -- \
+		-o "$T/hpa.svg" --hpa --pmu cxl_hmu_mem0.0.0 --rows 24
+	echo "$output"
+	[ "$status" -eq 0 ]
+	valid_svg "$T/hpa.svg"
+	python3 - "$T/hpa.svg" "$T/r1.json" <<'EOF'
+import json, sys, xml.etree.ElementTree as ET
+NS = "{http://www.w3.org/2000/svg}"
+svg = ET.parse(sys.argv[1]).getroot()
+recs = [json.loads(l) for l in open(sys.argv[2])]
+pts = [(int(r["hpa"], 16), r["count"]) for r in recs if "hpa" in r]
+assert len(pts) == len(recs) > 30000, (len(pts), len(recs))
+spans = [(int(g.get("data-lo")), int(g.get("data-hi")), int(g.get("data-count")))
+         for g in svg.iter(NS + "g") if g.get("class") == "region"]
+assert len(spans) == 24
+assert spans[0][0] == min(h for h, _ in pts) >= 0x100000000
+for lo, hi, n in spans:
+    assert n == sum(c for h, c in pts if lo <= h < hi), (lo, hi, n)
+ylabel = [t.text for t in svg.iter(NS + "text") if t.get("class") == "ylabel"]
+assert ylabel == ["HPA (MiB), region boundaries"], ylabel
+EOF
+	# another PMU's name keeps nothing: said, and no file
+	run "$HWTRACE" script -i "$T/r1.data" -s "$SCRIPTS/hmu-heatmap.py" -- -o "$T/none.svg" --pmu nope
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"no cxl_hmu_unit records of PMU nope, nothing written"* ]]
+	[ ! -e "$T/none.svg" ]
+}
+
 @test "the plot hooks draw the same pictures under stock perf script on the injected files" {
 	"$HWTRACE" script -i "$T/hmu.data" -s "$SCRIPTS/hmu-heatmap.py" -- -o "$T/a.svg"
 	"$HWTRACE" inject -i "$T/hmu.data" -o "$T/inj.data"
