@@ -116,15 +116,45 @@ def legend(svg, x, y, items, width=None):
         svg.text(x + 20, yy, name, size=11, cls='legend')
 
 
-def path_d(pts, px, py):
-    """Path data through pts; a gap over 4x the series' median step (a
-    context switched out, a stopped sample stream) starts a new segment
-    instead of drawing a line across it."""
+def decimate(pts, px, width):
+    """At most 4 points per pixel column: the first, lowest, highest and last
+    of each column, in x order.  The line looks the same (every extreme is
+    drawn) and the file stays small whatever the input's length."""
+    if len(pts) <= 4 * width:
+        return pts
+    out, col = [], []
+
+    def flush():
+        keep = {0, len(col) - 1, min(range(len(col)), key=lambda i: col[i][1]),
+                max(range(len(col)), key=lambda i: col[i][1])}
+        out.extend(col[i] for i in sorted(keep))
+
+    cur = None
+    for p in pts:
+        c = int(px(p[0]))
+        if c != cur and col:
+            flush()
+            col = []
+        cur = c
+        col.append(p)
+    if col:
+        flush()
+    return out
+
+
+def gap_of(pts):
+    """A step over 4x the series' median step is a gap (a context switched
+    out, a stopped sample stream), not a line to draw."""
     steps = sorted(b[0] - a[0] for a, b in zip(pts, pts[1:]))
-    gap = 4 * steps[len(steps) // 2] if steps else 0
+    return 4 * steps[len(steps) // 2] if steps else 0
+
+
+def path_d(pts, px, py, gap):
+    """Path data through pts, a new segment after each gap (never inside one
+    pixel column, where decimate() keeps points that were not neighbours)."""
     d = []
     for i, (x, y) in enumerate(pts):
-        new = i == 0 or (gap > 0 and x - pts[i - 1][0] > gap)
+        new = i == 0 or (gap > 0 and x - pts[i - 1][0] > gap and px(x) - px(pts[i - 1][0]) >= 1)
         d.append('%s%.2f,%.2f' % ('M' if new else 'L', px(x), py(y)))
     return ' '.join(d)
 
@@ -181,9 +211,11 @@ def line_panel(svg, box, title, ylabel, series, xlabel='time (s)', xrange=None):
     for i, (name, pts) in enumerate(series):
         colour = PALETTE[i % len(PALETTE)]
         items.append((name, colour))
-        svg.add('<path class="series" data-series=%s fill="none" stroke="%s" '
-            'stroke-width="1.8" stroke-linejoin="round" d="%s"/>'
-            % (quoteattr(name), colour, path_d(pts, px, py)))
+        drawn = decimate(pts, px, w)
+        svg.add('<path class="series" data-series=%s data-points="%d" fill="none" stroke="%s" '
+            'stroke-width="%s" stroke-linejoin="round" d="%s"/>'
+            % (quoteattr(name), len(pts), colour, '1.8' if drawn is pts else '1',
+               path_d(drawn, px, py, gap_of(pts))))
         if len(pts) <= 60:
             for x, y in pts:
                 svg.add('<circle cx="%.2f" cy="%.2f" r="2.2" fill="%s"/>' % (px(x), py(y), colour))

@@ -289,6 +289,38 @@ EOF
 	[ "$colours" -ge 20 ] && [ "$nonwhite" -ge 100 ]
 }
 
+@test "counter-plot.py: a long series is drawn with at most 4 points per pixel, extremes kept" {
+	python3 "$BATS_TEST_DIRNAME/../fixtures/gen_igt.py" --reports 8000 --no-lost -o "$T/long.rec" \
+		--manifest "$T/long.json"
+	"$HWTRACE" script -i "$T/long.rec" -s "$SCRIPTS/counter-plot.py" -- -o "$T/long.svg" 2>/dev/null
+	valid_svg "$T/long.svg"
+	python3 - "$T/long.svg" "$T/long.json" <<'EOF'
+import json, re, sys, xml.etree.ElementTree as ET
+from collections import defaultdict
+NS = "{http://www.w3.org/2000/svg}"
+lines = [json.loads(l) for l in open(sys.argv[2])]
+want, prev = defaultdict(list), None
+for r in lines:
+    if r["type"] != "i915_oa_report":
+        continue
+    ctx, prev = prev, r["ctx"]
+    if r.get("dts") and ctx:
+        want["ctx " + ctx].append(100.0 * r["da"][0] / r["dticks"])
+p = [g for g in ET.parse(sys.argv[1]).getroot().iter(NS + "g")
+     if g.get("data-title") == "i915 OA: GpuBusy per context"][0]
+left, top, w, h = (float(v) for v in p.get("data-box").split(","))
+y0, y1 = (float(v) for v in p.get("data-y").split(","))
+for s in p.iter(NS + "path"):
+    k = s.get("data-series")
+    ys = [y0 + (top + h - float(b)) / h * (y1 - y0) for b in re.findall(r"[ML][\d.]+,([\d.]+)", s.get("d"))]
+    assert int(s.get("data-points")) == len(want[k]) > 4 * w, (k, s.get("data-points"), len(want[k]))
+    assert len(ys) <= 4 * w, len(ys)
+    e = 0.006 / h * (y1 - y0)
+    assert abs(max(ys) - max(want[k])) <= e and abs(min(ys) - min(want[k])) <= e, k
+    print(k, len(want[k]), "points drawn as", len(ys))
+EOF
+}
+
 @test "counter-plot.py: panthor per-second rates per block equal script --json's values over their intervals" {
 	"$HWTRACE" synth --type panthor --seed 2 --size 64K -o "$T/pan.data"
 	"$HWTRACE" script --json -i "$T/pan.data" 2>/dev/null >"$T/pan.json"
