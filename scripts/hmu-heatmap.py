@@ -274,6 +274,9 @@ def colour_scale(svg, x, y, h, vmin, vmax):
         svg.text(x + 24, yy + 4, hwtsvg.fmt_num(v), size=11, cls='ctick')
     svg.text(x, y + h + 18, 'count / MiB / s', size=11, cls='clabel')
     svg.text(x, y + h + 32, '(log scale)', size=11, cls='clabel')
+    svg.add('<rect x="%d" y="%d" width="16" height="10" fill="%s" stroke="#555"/>'
+            % (x, y + h + 44, hwtsvg.EMPTY))
+    svg.text(x + 22, y + h + 53, 'no report', size=11, cls='clabel')
     svg.add('</g>')
 
 

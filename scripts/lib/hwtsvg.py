@@ -25,7 +25,7 @@ HEAT_ANCHORS = [
     (0.88, (0xd8, 0xe2, 0x3a)),
     (1.00, (0xff, 0xf6, 0xa8)),
 ]
-EMPTY = '#f2f2f2'       # a cell with no report at all: not the coldest colour
+EMPTY = '#c8c8c8'       # a cell with no report: a neutral grey, no colour of the map
 
 # Categorical palette: distinct hues of similar weight on white.
 PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#ff7f0e', '#17becf',
