@@ -49,7 +49,7 @@ oa_mhz = defaultdict(list)
 oa_raw = defaultdict(list)      # (ctx, name) -> [(s, /s)]
 field_pts = defaultdict(list)   # series name -> [(s, value)]
 field_t0 = {}
-pan = defaultdict(list)         # (block, counter) -> [(end ns, /s)]
+pan = defaultdict(list)         # (block, counter) -> [(s at the interval end, /s)]
 pan_t0 = [None]
 
 
