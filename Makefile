@@ -31,7 +31,7 @@ VERSION   := 0.1.0
 DEB_PKGS  := build-essential pkg-config libzstd-dev zstd libelf-dev libtraceevent-dev \
              libpython3-dev python3 bats linux-perf clang llvm intel-gpu-tools \
              trace-cmd tmux hyperfine qemu-system-x86 linux-headers-amd64 busybox-static cpio \
-             linux-source-6.1
+             linux-source-6.1 libxml2-utils chromium
 
 LIB_SRC   := $(sort $(wildcard decoders/*/*.c))
 TOOL_SRC  := $(sort $(filter-out plugins/perf-hwtrace/main.c,$(wildcard plugins/perf-hwtrace/*.c)))
@@ -300,6 +300,8 @@ PY_HOOKS   := $(sort $(wildcard scripts/*.py))
 install-scripts:
 	install -d $(DESTDIR)$(PERF_EXEC)/scripts/python/bin
 	install -m 0644 $(PY_HOOKS) $(DESTDIR)$(PERF_EXEC)/scripts/python/
+	install -d $(DESTDIR)$(PERF_EXEC)/scripts/python/lib
+	install -m 0644 scripts/lib/*.py $(DESTDIR)$(PERF_EXEC)/scripts/python/lib/
 	for s in $(PY_HOOKS); do \
 		n=$$(basename $$s .py); w=$(DESTDIR)$(PERF_EXEC)/scripts/python/bin/$$n-report; \
 		{ echo '#!/bin/sh'; grep -m1 '^# description:' $$s; grep -m1 '^# args:' $$s; \
