@@ -465,7 +465,6 @@ static int scan_fd(struct drm_clients *c, int fdref, int fidfd, const char *name
 	}
 	cl = &c->clients[ci];
 	cl->gen = c->gen;
-	flush_warnings(c, cl, r->pid, r->fd);
 	if (grow((void **)&cl->fdrefs, &cl->cap_fdrefs, cl->nfdrefs, sizeof(int))) {
 		close(f);
 		return -1;
@@ -475,7 +474,10 @@ static int scan_fd(struct drm_clients *c, int fdref, int fidfd, const char *name
 		keep(c, cl, f);		/* the fd later samples pread */
 	else
 		close(f);
-	return client_add_pid(cl, r->pid, r->comm);
+	if (client_add_pid(cl, r->pid, r->comm))
+		return -1;
+	flush_warnings(c, cl, r->pid, r->fd);	/* after the pid: the message names it */
+	return 0;
 }
 
 static bool all_digits(const char *s)
