@@ -300,11 +300,11 @@ void top_text_tty(struct out *o, double delay, struct drm_client **v, int n,
 	if (tv->scroll < 0)
 		tv->scroll = 0;
 	out__puts(o, "\033[H");
-	lprintf(&l, "hwtrace top - %d DRM client%s, every %.1fs, rows %d-%d%s%s | </>/F6 sort, r reverse, arrows PgUp PgDn scroll, q quit",
-		n, n == 1 ? "" : "s", delay,
-		n ? tv->scroll + 1 : 0,
+	lprintf(&l, "hwtrace top - %d DRM client%s, every %.1fs, rows %d-%d%s",
+		n, n == 1 ? "" : "s", delay, n ? tv->scroll + 1 : 0,
 		tv->scroll + tv->page < n ? tv->scroll + tv->page : n,
-		tv->nwarnings ? ", warnings shown on exit" : "", "");
+		tv->nwarnings ? ", fdinfo warnings shown on exit" : "");
+	lprintf(&l, " | </>/F6 sort, r reverse, arrows PgUp PgDn scroll, q quit");
 	screen_line(o, &l, cols, ++y >= rows);
 	for (int i = 0; i < g->n && y < rows; i++) {
 		l.len = 0;
