@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cmd_top.c - `perf hwtrace top`: DRM client usage from fdinfo.
+ * cmd_top.c - `perf hwtrace top`: DRM client usage from fdinfo, GPUs from sysfs.
  *
- * Views: interactive (a tty: redraws, 'q' quits), batch text (-b or not a
- * tty: one block per refresh, for logs) and --json (one object per refresh).
+ * Views: interactive (a tty: fits the window, redraws on SIGWINCH, scrolls,
+ * sorts by a chosen column; top_keys() lists the keys), batch text (-b or not
+ * a tty: one block per refresh, for logs) and --json (one object per refresh).
  * Several --proc roots replay recorded trees, one per refresh; the hidden
  * --clock-file gives the monotonic time of each refresh (one ns value per
  * line) so tests get exact utilisation; --stats prints the cost per refresh.
@@ -11,6 +12,7 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -24,6 +26,8 @@
 #include "commands.h"
 #include "parse_options.h"
 #include "drm_clients.h"
+#include "gpu_devices.h"
+#include "top_text.h"
 #include "out.h"
 
 #define MAX_ROOTS 64
@@ -31,6 +35,8 @@
 struct top_opts {
 	const char *roots[MAX_ROOTS];
 	int nroots;
+	const char *sys;	/* sysfs root for the GPU headers */
+	struct top_order order;
 	double delay;
 	long iterations;	/* -1: until q or a signal */
 	double rescan;		/* seconds between full rescans */
@@ -44,13 +50,18 @@ struct top_clock {
 	int sample;
 };
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t stop, resized;
 static struct termios saved_tio;
 static bool tio_saved;
 
 static void on_signal(int sig)
 {
 	stop = 1;
+}
+
+static void on_winch(int sig)
+{
+	resized = 1;
 }
 
 static void tty_restore(void)
@@ -130,18 +141,6 @@ static int load_clock(struct top_opts *o, const char *path)
 	if (!o->nclock)
 		return usage_error("top", "--clock-file %s: no nanosecond values", path);
 	return 0;
-}
-
-static int cmp_client(const void *a, const void *b)
-{
-	const struct drm_client *x = *(const struct drm_client *const *)a;
-	const struct drm_client *y = *(const struct drm_client *const *)b;
-
-	if (x->total_util != y->total_util)
-		return x->total_util > y->total_util ? -1 : 1;
-	if (x->dev != y->dev)
-		return x->dev < y->dev ? -1 : 1;
-	return x->client_id < y->client_id ? -1 : x->client_id > y->client_id;
 }
 
 /*
@@ -272,60 +271,52 @@ static void json_client(struct out *o, const struct drm_client *cl)
 	PUT_LIT(o, "}}");
 }
 
-static void human_bytes(char *buf, size_t n, uint64_t v)
+static void json_num_or_null(struct out *o, bool have, int prec, double v)
 {
-	static const char units[] = "BKMGTP";
-	double x = (double)v;
-	int u = 0;
-
-	while (x >= 1024 && u < 5) {
-		x /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, n, "%lluB", (unsigned long long)v);
+	if (have)
+		out__printf(o, "%.*f", prec, v);
 	else
-		snprintf(buf, n, "%.1f%c", x, units[u]);
+		PUT_LIT(o, "null");
 }
 
-static void text_client(struct out *o, const struct drm_client *cl)
+static void json_device(struct out *o, const struct gpu_device *d)
 {
-	const struct hwt_drm_fdinfo *fi = &cl->cur;
-	/* names come from other processes and drivers: escaped (out__escape) */
-	char pids[64] = "", mem[32], comm[4 * sizeof(cl->comm)], drv[128], pdev[128];
-	int off = 0;
-
-	for (int i = 0; i < cl->npids && off < (int)sizeof(pids) - 12; i++)
-		off += snprintf(pids + off, sizeof(pids) - off, "%s%d", i ? "," : "",
-				cl->pids[i]);
-	out__printf(o, "%-12s %-15s %-8s %-12s %6llu ", pids,
-		    out__escape(comm, sizeof(comm), cl->comm),
-		    out__escape(drv, sizeof(drv), fi->driver),
-		    fi->pdev ? out__escape(pdev, sizeof(pdev), fi->pdev) : "-",
-		    (unsigned long long)cl->client_id);
-	for (uint32_t i = 0; i < fi->nengines; i++) {
-		const struct hwt_drm_util *u = &cl->util[i];
-
-		out__putc(o, ' ');
-		out__text_str(o, fi->engines[i].name);
-		if (u->src == HWT_DRM_UTIL_NONE)
-			out__puts(o, ":-");
-		else	/* clamp for display only */
-			out__printf(o, ":%.1f%%",
-				    u->percent < 0 ? 0 : u->percent > 100 ? 100 : u->percent);
+	PUT_LIT(o, "{\"card\":");
+	out__json_str(o, d->card);
+	PUT_LIT(o, ",\"driver\":");
+	out__json_str(o, d->driver);
+	PUT_LIT(o, ",\"pdev\":");
+	if (d->pdev[0])
+		out__json_str(o, d->pdev);
+	else
+		PUT_LIT(o, "null");
+	PUT_LIT(o, ",\"cur_freq_mhz\":");
+	json_num_or_null(o, d->cur_mhz >= 0, 0, (double)d->cur_mhz);
+	PUT_LIT(o, ",\"max_freq_mhz\":");
+	json_num_or_null(o, d->max_mhz >= 0, 0, (double)d->max_mhz);
+	PUT_LIT(o, ",\"power_w\":");
+	json_num_or_null(o, !isnan(d->power_w), 3, d->power_w);
+	PUT_LIT(o, ",\"temp_c\":");
+	json_num_or_null(o, !isnan(d->temp_c), 3, d->temp_c);
+	PUT_LIT(o, ",\"vram_total\":");
+	json_u64_or_null(o, d->vram_total >= 0, (uint64_t)d->vram_total);
+	PUT_LIT(o, ",\"vram_used\":");
+	json_u64_or_null(o, d->vram_used >= 0, (uint64_t)d->vram_used);
+	PUT_LIT(o, ",\"pmu\":");
+	if (d->pmu[0])
+		out__json_str(o, d->pmu);
+	else
+		PUT_LIT(o, "null");
+	PUT_LIT(o, ",\"engines\":{");
+	for (int i = 0; i < d->nengines; i++) {
+		if (i)
+			out__putc(o, ',');
+		out__json_str(o, d->engines[i].name);
+		PUT_LIT(o, ":{\"busy\":");
+		json_num_or_null(o, !isnan(d->engines[i].busy_pct), 2, d->engines[i].busy_pct);
+		out__putc(o, '}');
 	}
-	out__puts(o, " |");
-	for (uint32_t i = 0; i < fi->nregions; i++) {
-		const struct hwt_drm_region *r = &fi->regions[i];
-
-		if (!(r->have & (1u << HWT_DRM_MEM_RESIDENT)))
-			continue;
-		human_bytes(mem, sizeof(mem), r->bytes[HWT_DRM_MEM_RESIDENT]);
-		out__putc(o, ' ');
-		out__text_str(o, r->name);
-		out__printf(o, ":%s", mem);
-	}
-	out__putc(o, '\n');
+	PUT_LIT(o, "}}");
 }
 
 static double time_now(const struct top_opts *o, uint64_t mono)
@@ -356,16 +347,15 @@ static void prefetch_client(const struct drm_client *next, const struct drm_clie
 }
 
 static void render(struct out *o, const struct top_opts *opts, struct drm_clients *c,
-		   uint64_t mono, bool tty)
+		   const struct gpu_devices *g, uint64_t mono, bool tty, struct top_view *tv)
 {
 	struct drm_client **v = malloc((c->nclients + 1) * sizeof(*v));
-	int rows = 1 << 30;
 
 	if (!v)
 		return;
 	for (int i = 0; i < c->nclients; i++)
 		v[i] = &c->clients[i];
-	qsort(v, c->nclients, sizeof(*v), cmp_client);
+	top_sort(v, c->nclients, &opts->order);
 	if (opts->json) {
 		out__printf(o, "{\"time\":%.3f,\"clients\":[", time_now(opts, mono));
 		for (int i = 0; i < c->nclients; i++) {
@@ -375,36 +365,30 @@ static void render(struct out *o, const struct top_opts *opts, struct drm_client
 				out__putc(o, ',');
 			json_client(o, v[i]);
 		}
+		PUT_LIT(o, "],\"devices\":[");
+		for (int i = 0; i < g->n; i++) {
+			if (i)
+				out__putc(o, ',');
+			json_device(o, &g->dev[i]);
+		}
 		out__puts(o, "]}\n");
 		free(v);
 		return;
 	}
-	if (tty) {
-		struct winsize ws;
-
-		if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_row > 3)
-			rows = ws.ws_row - 3;
-		out__puts(o, "\033[H\033[2J");
-		out__printf(o, "hwtrace top - %d DRM client%s, every %.1fs, q quits\n",
-			    c->nclients, c->nclients == 1 ? "" : "s", opts->delay);
-	} else {
-		out__printf(o, "# time %.3f clients %d\n", time_now(opts, mono), c->nclients);
-	}
-	out__printf(o, "%-12s %-15s %-8s %-12s %6s  %s\n", "PID", "COMM", "DRIVER", "PDEV", "ID",
-		    "ENGINES | RESIDENT MEMORY");
-	for (int i = 0; i < c->nclients && i < rows; i++)
-		text_client(o, v[i]);
-	if (!tty)
-		out__putc(o, '\n');
+	if (tty)
+		top_text_tty(o, opts->delay, v, c->nclients, g, &opts->order, tv);
+	else
+		top_text_batch(o, time_now(opts, mono), v, c->nclients, g, &opts->order);
 	free(v);
 }
 
-/* Sleep @sec; on a tty also watch for 'q'.  Returns true to quit. */
-static bool wait_refresh(double sec, bool tty)
+/*
+ * Sleep until @end (monotonic ns); on a tty also handle keys and SIGWINCH.
+ * Returns WAIT_REDRAW to draw the same data again (a key, a new window size).
+ */
+static enum top_wait wait_refresh(uint64_t end, bool tty, struct top_opts *o,
+				  struct top_view *tv)
 {
-	int ms = sec > 0 ? (int)(sec * 1000) : 0;
-	uint64_t end = mono_ns() + (uint64_t)ms * 1000000ull;
-
 	for (;;) {
 		struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
 		uint64_t now = mono_ns();
@@ -412,31 +396,40 @@ static bool wait_refresh(double sec, bool tty)
 		int r;
 
 		if (stop)
-			return true;
+			return WAIT_QUIT;
+		if (tty && resized) {
+			resized = 0;
+			return WAIT_REDRAW;
+		}
 		if (!tty) {
 			struct timespec ts = { left / 1000, (left % 1000) * 1000000L };
 
 			if (left)
 				nanosleep(&ts, NULL);
-			return stop;
+			return stop ? WAIT_QUIT : WAIT_TIMEOUT;
 		}
 		r = poll(&p, 1, left);
 		if (r > 0) {
-			char ch;
+			char buf[64];
+			ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
+			enum top_wait w;
 
-			if (read(STDIN_FILENO, &ch, 1) == 1 && (ch == 'q' || ch == 'Q'))
-				return true;
+			if (n <= 0)
+				return WAIT_TIMEOUT;
+			w = top_keys(buf, n, &o->order, tv);
+			if (w != WAIT_TIMEOUT)
+				return w;
 			continue;
 		}
 		if (r == 0)
-			return false;
+			return WAIT_TIMEOUT;
 		if (errno != EINTR)
-			return false;
+			return WAIT_TIMEOUT;
 	}
 }
 
 static const char *const top_usage[] = {
-	"[--proc DIR]... [-d SECONDS] [-n N] [--json|-b] [--rescan SECONDS]",
+	"[--proc DIR]... [--sys DIR] [-d SECONDS] [-n N] [--json|-b] [--sort COLUMN] [--rescan SECONDS]",
 	NULL,
 };
 
@@ -473,12 +466,33 @@ static int clock_opt(const struct parse_opt *opt, const char *val, int unset)
 	return load_clock((struct top_opts *)opt->value, val) ? -1 : 0;
 }
 
+/* --sort COLUMN: a column name, "-" in front for the reverse order */
+static int sort_opt(const struct parse_opt *opt, const char *val, int unset)
+{
+	struct top_opts *o = opt->value;
+	const char *name = val;
+
+	(void)unset;
+	o->order.reverse = *name == '-';
+	name += o->order.reverse;
+	for (int i = 0; i < COL_N; i++) {
+		if (!strcmp(name, top_col_names[i])) {
+			o->order.col = i;
+			return 0;
+		}
+	}
+	return usage_error("top", "--sort: unknown column '%s' (pid, comm, driver, pdev, id, busy, mem; '-' reverses)",
+			   val);
+}
+
 /* Returns 0, PARSE_OPT_DONE (help shown) or EXIT_USAGE. */
 static int parse_opts(int argc, char **argv, struct top_opts *o)
 {
 	const struct parse_opt opts[] = {
 		OPT_STRING_LIST(0, "proc", o->roots, &o->nroots, MAX_ROOTS, "DIR",
 				"proc root (default /proc); repeat to replay recorded trees"),
+		OPT_STRING(0, "sys", &o->sys, "DIR",
+			   "sysfs root for the GPU headers (default /sys; PMUs only with /sys)"),
 		OPT_CALLBACK('d', "delay", &o->delay, "SECONDS", "refresh interval (default 1)",
 			     seconds_opt),
 		OPT_CALLBACK('n', "iterations", &o->iterations, "N",
@@ -487,6 +501,9 @@ static int parse_opts(int argc, char **argv, struct top_opts *o)
 		OPT_BOOLEAN(0, "json", &o->json, "one JSON object per refresh"),
 		OPT_BOOLEAN('b', "batch", &o->batch,
 			    "plain text blocks, for logs (default when not a tty)"),
+		OPT_CALLBACK(0, "sort", o, "COLUMN",
+			     "pid, comm, driver, pdev, id, busy (default) or mem; -COLUMN reverses",
+			     sort_opt),
 		OPT_CALLBACK(0, "rescan", &o->rescan, "SECONDS",
 			     "full /proc rescan interval (default 5; 0: every refresh)",
 			     seconds_opt),
@@ -501,6 +518,7 @@ static int parse_opts(int argc, char **argv, struct top_opts *o)
 	o->delay = 1;
 	o->iterations = -1;
 	o->rescan = 5;
+	o->order.col = COL_BUSY;
 	n = parse_options(argc, argv, &cmd, 0);
 	if (n < 0)
 		return n == PARSE_OPT_DONE ? n : EXIT_USAGE;
@@ -508,20 +526,52 @@ static int parse_opts(int argc, char **argv, struct top_opts *o)
 		return usage_error("top", "unexpected argument '%s' (see --help)", argv[0]);
 	if (!o->nroots)
 		o->roots[o->nroots++] = "/proc";
+	if (!o->sys)
+		o->sys = "/sys";
 	return 0;
 }
 
-static void report_diag(void *ctx, const struct hwt_error *e)
+/*
+ * A bad drm-engine-* or drm-*-memory value: once per client and key (the
+ * caller dedups).  On a terminal the screen is ours: held until it is left.
+ */
+static void report_warning(void *ctx, const struct drm_client *cl, const char *path,
+			   const struct hwt_error *e)
 {
-	(void)ctx;
-	(void)e;	/* odd fdinfo lines are expected across drivers: stay quiet */
+	struct top_view *tv = ctx;
+	char comm[4 * sizeof(cl->comm)], line[1024];
+	int n;
+
+	n = snprintf(line, sizeof(line),
+		     "perf hwtrace top: warning: %s: offset %llu: %s: %s (client of pid %d %s; not repeated)\n",
+		     path, (unsigned long long)e->offset, e->rtype, e->msg,
+		     cl->npids ? cl->pids[0] : 0, out__escape(comm, sizeof(comm), cl->comm));
+	if (n < 0)
+		return;
+	if (n >= (int)sizeof(line))
+		n = sizeof(line) - 1;
+	tv->nwarnings++;
+	if (!tio_saved) {
+		fputs(line, stderr);
+		return;
+	}
+	{
+		char *p = realloc(tv->warnings, tv->warnings_len + n + 1);
+
+		if (!p)
+			return;
+		memcpy(p + tv->warnings_len, line, n + 1);
+		tv->warnings = p;
+		tv->warnings_len += n;
+	}
 }
 
 int cmd_top(int argc, char **argv)
 {
 	struct top_opts o = { 0 };
-	struct hwt_diag diag = { .report = report_diag, .file = "fdinfo" };
+	struct top_view tv = { 0 };
 	struct drm_clients c;
+	struct gpu_devices g;
 	struct top_clock tc = { .o = &o };
 	struct out *out;
 	struct top_cost cost = { 0 };
@@ -543,6 +593,13 @@ int cmd_top(int argc, char **argv)
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
+		sa.sa_handler = on_winch;	/* interrupts the wait: the view is redrawn */
+		sigaction(SIGWINCH, &sa, NULL);
+	}
+	if (gpu_devices__scan(&g, o.sys) < 0) {
+		fprintf(stderr, "perf hwtrace top: out of memory\n");
+		free(o.clock_vals);
+		return EXIT_INPUT_ERROR;
 	}
 	if (tty && !tcgetattr(STDIN_FILENO, &saved_tio)) {
 		struct termios t = saved_tio;
@@ -558,11 +615,13 @@ int cmd_top(int argc, char **argv)
 	drm_clients__init(&c, o.roots[0]);
 	c.clock = top_clock;
 	c.clock_ctx = &tc;
-	c.diag = &diag;
+	c.warn = report_warning;
+	c.warn_ctx = &tv;
 	for (long it = 0; o.iterations < 0 || it < o.iterations; it++) {
 		int ri = it < o.nroots ? (int)it : o.nroots - 1;
 		bool full = it == 0 || o.roots[ri] != c.proc || o.rescan == 0;
-		uint64_t now, cpu0, cpu1;
+		uint64_t now, cpu0, cpu1, end;
+		enum top_wait w;
 
 		tc.sample = (int)it;
 		now = top_clock(&tc);
@@ -579,8 +638,9 @@ int cmd_top(int argc, char **argv)
 			ret = EXIT_INPUT_ERROR;
 			break;
 		}
+		gpu_devices__sample(&g, now);
 		cpu1 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-		render(out, &o, &c, now, tty);
+		render(out, &o, &c, &g, now, tty, &tv);
 		out__flush(out);
 		cost.render_ns += clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu1;
 		if (full) {
@@ -592,14 +652,26 @@ int cmd_top(int argc, char **argv)
 		}
 		if (out->error)
 			break;
-		if ((o.iterations < 0 || it + 1 < o.iterations) && wait_refresh(o.delay, tty))
+		if (o.iterations >= 0 && it + 1 >= o.iterations)
+			break;
+		/* keys and resizes redraw the same data until the refresh is due */
+		end = mono_ns() + (uint64_t)(o.delay * 1e9);
+		while ((w = wait_refresh(end, tty, &o, &tv)) == WAIT_REDRAW) {
+			render(out, &o, &c, &g, now, tty, &tv);
+			out__flush(out);
+		}
+		if (w == WAIT_QUIT || out->error)
 			break;
 	}
 	tty_restore();
 	out__flush(out);
+	if (tv.warnings)
+		fputs(tv.warnings, stderr);
+	free(tv.warnings);
 	if (o.stats && cost.nfull + cost.nquick)
 		print_cost(&c, &cost);
 	drm_clients__exit(&c);
+	gpu_devices__exit(&g);
 	free(o.clock_vals);
 	return ret;
 }

@@ -70,11 +70,66 @@ static int fd_budget(void)
 	return rl.rlim_cur > 2 * FD_RESERVE ? (int)rl.rlim_cur - FD_RESERVE : 0;
 }
 
+/* The parser's diag: hold each warning until the client is known (flush_warnings). */
+static void collect_warning(void *ctx, const struct hwt_error *e)
+{
+	struct drm_clients *c = ctx;
+	struct drm_pending_warning *w;
+
+	if (c->npending >= DRM_MAX_PENDING)
+		return;
+	w = &c->pending[c->npending++];
+	w->offset = e->offset;
+	memcpy(w->msg, e->msg, sizeof(w->msg));
+}
+
 void drm_clients__init(struct drm_clients *c, const char *proc)
 {
 	memset(c, 0, sizeof(*c));
 	c->proc = proc;
 	c->max_kept = fd_budget();
+	c->pdiag.report = collect_warning;
+	c->pdiag.ctx = c;
+	c->pdiag.file = "fdinfo";
+}
+
+static uint64_t key_hash(const char *msg)
+{
+	const char *colon = strchr(msg, ':');
+	size_t n = colon ? (size_t)(colon - msg) : strlen(msg);
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)msg[i]) * 1099511628211ull;
+	return h;
+}
+
+/* Hand the parse's warnings to c->warn, each (client, key) once. */
+static void flush_warnings(struct drm_clients *c, struct drm_client *cl, int pid, int fd)
+{
+	for (int i = 0; i < c->npending; i++) {
+		const struct drm_pending_warning *w = &c->pending[i];
+		uint64_t h = key_hash(w->msg);
+		struct hwt_error e = { .offset = w->offset, .rtype = "drm fdinfo",
+				       .severity = HWT_WARN };
+		char path[4096];
+		int k;
+
+		for (k = 0; k < cl->nwarned && cl->warned[k] != h; k++)
+			;
+		if (k < cl->nwarned)
+			continue;
+		if (grow((void **)&cl->warned, &cl->cap_warned, cl->nwarned, sizeof(h)))
+			break;
+		cl->warned[cl->nwarned++] = h;
+		if (!c->warn)
+			continue;
+		snprintf(path, sizeof(path), "%s/%d/fdinfo/%d", c->proc, pid, fd);
+		e.file = path;
+		memcpy(e.msg, w->msg, sizeof(e.msg));
+		c->warn(c->warn_ctx, cl, path, &e);
+	}
+	c->npending = 0;
 }
 
 void drm_clients__set_proc(struct drm_clients *c, const char *proc)
@@ -110,6 +165,7 @@ static void client_free(struct drm_clients *c, struct drm_client *cl)
 	free(cl->util);
 	free(cl->pids);
 	free(cl->fdrefs);
+	free(cl->warned);
 }
 
 void drm_clients__exit(struct drm_clients *c)
@@ -362,7 +418,8 @@ static int client_new(struct drm_clients *c, uint64_t dev, uint64_t id, uint64_t
 /* Parse c->buf into c->scratch: only what the views use, not the other lines. */
 static int parse_buf(struct drm_clients *c, ssize_t len)
 {
-	return hwt_drm_fdinfo__parse(&c->scratch, c->buf, len, HWT_DRM_PARSE_NO_OTHER, c->diag);
+	c->npending = 0;
+	return hwt_drm_fdinfo__parse(&c->scratch, c->buf, len, HWT_DRM_PARSE_NO_OTHER, &c->pdiag);
 }
 
 /* Full scan: read one DRM fd's fdinfo (through @fidfd, its fdinfo dir) and attach it. */
@@ -417,7 +474,10 @@ static int scan_fd(struct drm_clients *c, int fdref, int fidfd, const char *name
 		keep(c, cl, f);		/* the fd later samples pread */
 	else
 		close(f);
-	return client_add_pid(cl, r->pid, r->comm);
+	if (client_add_pid(cl, r->pid, r->comm))
+		return -1;
+	flush_warnings(c, cl, r->pid, r->fd);	/* after the pid: the message names it */
+	return 0;
 }
 
 static bool all_digits(const char *s)
@@ -592,7 +652,8 @@ static int full_scan(struct drm_clients *c)
 }
 
 /* Re-read @cl through fd @f (taken at @t); 1 if it is still @cl's, 0 if not, -1 on ENOMEM. */
-static int quick_read(struct drm_clients *c, struct drm_client *cl, int f, uint64_t t)
+static int quick_read(struct drm_clients *c, struct drm_client *cl, int f, uint64_t t,
+		      const struct drm_fdref *ref)
 {
 	const struct hwt_drm_fdinfo *fi = &c->scratch;
 	ssize_t len;
@@ -610,6 +671,7 @@ static int quick_read(struct drm_clients *c, struct drm_client *cl, int f, uint6
 	if (client_rotate(c, cl, t))
 		return -1;
 	cl->gen = c->gen;
+	flush_warnings(c, cl, ref->pid, ref->fd);
 	return 1;
 }
 
@@ -624,7 +686,7 @@ static int quick_by_path(struct drm_clients *c, struct drm_client *cl, int from)
 
 		if (f < 0)
 			continue;
-		r = quick_read(c, cl, f, t);
+		r = quick_read(c, cl, f, t, ref);
 		if (r <= 0) {
 			close(f);
 			if (r < 0)
@@ -652,7 +714,7 @@ static int quick_scan(struct drm_clients *c)
 
 		if (cl->rfd >= 0) {
 			c->stats.kept_reads++;
-			r = quick_read(c, cl, cl->rfd, c->clock(c->clock_ctx));
+			r = quick_read(c, cl, cl->rfd, c->clock(c->clock_ctx), &c->fds[cl->fdrefs[0]]);
 			if (r < 0)
 				return -1;
 			if (r)

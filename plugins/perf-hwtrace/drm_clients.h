@@ -40,6 +40,8 @@ struct drm_client {
 	int *fdrefs;		/* indexes into drm_clients.fds that reach this client */
 	int nfdrefs, cap_fdrefs;
 	unsigned int gen;	/* last sample that saw it */
+	uint64_t *warned;	/* hashes of the fdinfo keys already warned about */
+	int nwarned, cap_warned;
 };
 
 struct drm_fdref {
@@ -48,6 +50,14 @@ struct drm_fdref {
 	uint64_t dev;
 	char comm[64];
 };
+
+/* A parse warning held until the client it belongs to is known. */
+struct drm_pending_warning {
+	uint64_t offset;
+	char msg[256];
+};
+
+#define DRM_MAX_PENDING 16
 
 struct drm_stats {
 	uint64_t samples, full_scans, fdinfo_reads, fd_stats, readlinks;
@@ -65,7 +75,17 @@ struct drm_clients {
 	unsigned int gen;
 	uint64_t (*clock)(void *ctx);	/* monotonic ns */
 	void *clock_ctx;
-	struct hwt_diag *diag;
+	/*
+	 * Bad fdinfo lines: called once per client and key (the text before the
+	 * first ':' of the message), with the fdinfo path, however often the
+	 * line is re-read.  NULL: not reported.
+	 */
+	void (*warn)(void *ctx, const struct drm_client *cl, const char *path,
+		     const struct hwt_error *e);
+	void *warn_ctx;
+	struct hwt_diag pdiag;	/* the parser's, collecting into pending */
+	struct drm_pending_warning pending[DRM_MAX_PENDING];
+	int npending;
 	struct drm_stats stats;
 	char *buf;		/* fdinfo read buffer, grows */
 	size_t buf_size;

@@ -58,7 +58,8 @@ value_of() {
 	--event) echo cpu-clock ;;
 	--cpu) echo 0 ;;
 	--mmap-pages) echo 16,16 ;;
-	--sysfs | --proc) echo "$T" ;;
+	--sysfs | --sys | --proc) echo "$T" ;;
+	--sort) echo mem ;;
 	--delay) echo 1 ;;
 	--iterations) echo 1 ;;
 	--rescan) echo 5 ;;

@@ -277,3 +277,234 @@ print(eval(sys.argv[3]))' "$@"
 	[ "$(jget "$T/out.json" 2 'sorted(c)')" = "['i915:1']" ]
 	[[ "$(cat "$T/stats")" == *"full_scans 1 fdinfo_reads "[34]" kept_reads 1 "* ]]
 }
+
+# mksys ROOT: a sysfs tree shaped like the kernel's (class/drm/cardN links
+# into devices/, device/uevent, the drivers' frequency, hwmon and VRAM files
+# and the i915 PMU) with three GPUs: integrated i915, amdgpu, xe.
+mkcard() { # ROOT CARD PDEV DRIVER
+	local dev="$1/devices/pci0000:00/$3"
+	mkdir -p "$dev/drm/$2" "$dev/drm/$2-DP-1" "$dev/drm/renderD12${2#card}" "$1/class/drm"
+	printf 'DRIVER=%s\nPCI_CLASS=30000\nPCI_SLOT_NAME=%s\nMODALIAS=pci:v0\n' "$4" "$3" >"$dev/uevent"
+	ln -sfn "../../../$3" "$dev/drm/$2/device"
+	ln -sfn "../../devices/pci0000:00/$3/drm/$2" "$1/class/drm/$2"
+	ln -sfn "../../devices/pci0000:00/$3/drm/$2-DP-1" "$1/class/drm/$2-DP-1"
+	ln -sfn "../../devices/pci0000:00/$3/drm/renderD12${2#card}" "$1/class/drm/renderD12${2#card}"
+	echo "$dev"
+}
+
+mksys() {
+	local r=$1 d
+	d=$(mkcard "$r" card0 0000:00:02.0 i915)
+	echo 350 >"$d/drm/card0/gt_cur_freq_mhz"
+	echo 1300 >"$d/drm/card0/gt_max_freq_mhz"
+	mkdir -p "$d/hwmon/hwmon3"
+	echo 1000000 >"$d/hwmon/hwmon3/energy1_input"
+	local pmu="$r/bus/event_source/devices/i915"
+	mkdir -p "$pmu/events" "$pmu/format"
+	echo 4242 >"$pmu/type"
+	echo 0 >"$pmu/cpumask"
+	echo 'config:0-20' >"$pmu/format/i915_eventid"
+	echo 'config=0x0' >"$pmu/events/rcs0-busy"
+	echo 'config=0x10000' >"$pmu/events/bcs0-busy"
+	echo 'config=0x100002' >"$pmu/events/actual-frequency"
+	echo 'Hz' >"$pmu/events/actual-frequency.unit"
+	d=$(mkcard "$r" card1 0000:63:00.0 amdgpu)
+	printf '0: 500Mhz \n1: 1200Mhz *\n2: 2100Mhz \n' >"$d/pp_dpm_sclk"
+	echo 17163091968 >"$d/mem_info_vram_total"
+	echo 1073741824 >"$d/mem_info_vram_used"
+	mkdir -p "$d/hwmon/hwmon5"
+	echo 45000 >"$d/hwmon/hwmon5/temp1_input"
+	echo 35000000 >"$d/hwmon/hwmon5/power1_average"
+	d=$(mkcard "$r" card2 0000:03:00.0 xe)
+	mkdir -p "$d/tile0/gt0/freq0" "$d/hwmon/hwmon4"
+	echo 1500 >"$d/tile0/gt0/freq0/cur_freq"
+	echo 2400 >"$d/tile0/gt0/freq0/max_freq"
+	echo 8589934592 >"$d/tile0/physical_vram_size_bytes"
+	echo 52500 >"$d/hwmon/hwmon4/temp1_input"
+	echo 7000000 >"$d/hwmon/hwmon4/energy1_input"
+}
+
+# jdev FILE LINE PYTHON-EXPR: like jget, with g = the devices by card
+jdev() {
+	python3 -c 'import json,sys
+d = json.loads(open(sys.argv[1]).read().splitlines()[int(sys.argv[2]) - 1])
+g = {x["card"]: x for x in d["devices"]}
+print(eval(sys.argv[3]))' "$@"
+}
+
+@test "top --sys: a header per GPU from the sysfs files the kernels expose" {
+	snapshot "$T/a" 0
+	mksys "$T/sys"
+	"$HWTRACE" top --proc "$T/a" --sys "$T/sys" -n 2 -d 1.5 --clock-file "$T/clock" --json \
+		>"$T/out.json" &
+	local i
+	for i in $(seq 100); do
+		[ -s "$T/out.json" ] && break
+		sleep 0.05
+	done
+	# 5 J more on the i915 and 3 J on the xe over the replayed 1 s
+	local d=$T/sys/devices/pci0000:00
+	echo 6000000 >"$d/0000:00:02.0/hwmon/hwmon3/energy1_input"
+	echo 10000000 >"$d/0000:03:00.0/hwmon/hwmon4/energy1_input"
+	wait $!
+	[ "$(jdev "$T/out.json" 2 'sorted(g)')" = "['card0', 'card1', 'card2']" ]
+	[ "$(jdev "$T/out.json" 2 '[g[c]["driver"] + " " + g[c]["pdev"] for c in sorted(g)]')" = "['i915 0000:00:02.0', 'amdgpu 0000:63:00.0', 'xe 0000:03:00.0']" ]
+	[ "$(jdev "$T/out.json" 2 '(g["card0"]["cur_freq_mhz"], g["card0"]["max_freq_mhz"])')" = "(350, 1300)" ]
+	[ "$(jdev "$T/out.json" 2 '(g["card1"]["cur_freq_mhz"], g["card1"]["max_freq_mhz"])')" = "(1200, 2100)" ]
+	[ "$(jdev "$T/out.json" 2 '(g["card2"]["cur_freq_mhz"], g["card2"]["max_freq_mhz"])')" = "(1500, 2400)" ]
+	# power: energy delta over the interval (i915, xe), the driver's average (amdgpu)
+	[ "$(jdev "$T/out.json" 1 'g["card0"]["power_w"]')" = "None" ]
+	[ "$(jdev "$T/out.json" 2 'g["card0"]["power_w"]')" = "5.0" ]
+	[ "$(jdev "$T/out.json" 2 'g["card2"]["power_w"]')" = "3.0" ]
+	[ "$(jdev "$T/out.json" 1 'g["card1"]["power_w"]')" = "35.0" ]
+	[ "$(jdev "$T/out.json" 2 '(g["card0"]["temp_c"], g["card1"]["temp_c"], g["card2"]["temp_c"])')" = "(None, 45.0, 52.5)" ]
+	[ "$(jdev "$T/out.json" 2 '(g["card1"]["vram_total"], g["card1"]["vram_used"])')" = "(17163091968, 1073741824)" ]
+	[ "$(jdev "$T/out.json" 2 '(g["card2"]["vram_total"], g["card2"]["vram_used"])')" = "(8589934592, None)" ]
+	[ "$(jdev "$T/out.json" 2 '(g["card0"]["vram_total"], g["card1"]["pmu"])')" = "(None, None)" ]
+	# the i915 PMU's busy events name the engines; a fake tree's PMU is never opened
+	[ "$(jdev "$T/out.json" 2 'g["card0"]["pmu"]')" = "i915" ]
+	[ "$(jdev "$T/out.json" 2 'g["card0"]["engines"]')" = "{'bcs0': {'busy': None}, 'rcs0': {'busy': None}}" ]
+	# the clients are still there
+	[ "$(jget "$T/out.json" 2 'len(d["clients"])')" -eq 8 ]
+}
+
+@test "top -b --sys: one '# gpu' line per GPU; absent values are '-'" {
+	snapshot "$T/a" 0
+	mksys "$T/sys"
+	run "$HWTRACE" top --proc "$T/a" --sys "$T/sys" -n 1 -b
+	[ "$status" -eq 0 ]
+	[[ "${lines[1]}" == "# gpu card0 i915 0000:00:02.0  freq 350/1300 MHz  power -  temp -  vram -/- bcs0:- rcs0:-" ]]
+	[[ "${lines[2]}" == "# gpu card1 amdgpu 0000:63:00.0  freq 1200/2100 MHz  power 35.0 W  temp 45.0 C  vram 1.0G/16.0G" ]]
+	[[ "${lines[3]}" == "# gpu card2 xe 0000:03:00.0  freq 1500/2400 MHz  power -  temp 52.5 C  vram -/8.0G" ]]
+	[[ "${lines[4]}" == "PID "* ]]
+}
+
+@test "top -b: total memory where a driver prints no resident, fdN for clients without an id" {
+	snapshot "$T/a" 0
+	mkfd "$T/a" 700 noid 5 /dev/dri/renderD133 $'drm-driver: lima\ndrm-engine-gp: 5 ns\ndrm-resident-memory: 4 KiB\n'
+	run "$HWTRACE" top --proc "$T/a" --sys "$T/nosys" -n 1 -b
+	[ "$status" -eq 0 ]
+	# v3d prints drm-total-memory (15168 KiB) and no resident: shown, marked t
+	[[ "$output" == *"v3d-app"*"14.8Mt"*"| memory:14.8Mt"* ]]
+	# panfrost has both: resident (36496 KiB)
+	[[ "$output" == *"panfrost-app"*"| memory:35.6M"$'\n'* ]]
+	local line
+	line=$(grep '^700 ' <<<"$output")
+	[[ "$line" == "700          noid            lima     -               fd5 "* ]]
+}
+
+@test "top: a bad drm-engine or drm-*-memory value is a warning once per client and key" {
+	local bad=$'drm-driver: i915\ndrm-client-id: 7\ndrm-engine-render: 12x ns\ndrm-resident-system0: 5 XiB\ndrm-engine-copy: 5 ns\n'
+	mkfd "$T/a" 10 app 3 /dev/dri/renderD128 "$bad"
+	mkfd "$T/a" 10 app 4 /dev/dri/renderD128 "$bad"	# a dup: the same client
+	mkfd "$T/a" 11 other 3 /dev/dri/renderD128 "${bad/id: 7/id: 8}"
+	# full rescans and cached re-reads: each re-parses the bad lines; offset 34 is
+	# where the drm-engine-render line starts (two 17-byte lines before it)
+	"$HWTRACE" top --proc "$T/a" -n 4 -d 0 --rescan 0 --json >"$T/out.json" 2>"$T/err"
+	"$HWTRACE" top --proc "$T/a" -n 4 -d 0 --json >"$T/out2.json" 2>"$T/err2"
+	cat "$T/err"
+	[ "$(wc -l <"$T/err")" -eq 4 ]
+	[ "$(grep -c 'fdinfo/3: offset 34: drm fdinfo: drm-engine-render: ' "$T/err")" -eq 2 ]
+	[ "$(grep -c ': drm-resident-system0: ' "$T/err")" -eq 2 ]
+	grep -q "^perf hwtrace top: warning: $T/a/10/fdinfo/3: offset 34: .*(client of pid 10 app; not repeated)" "$T/err"
+	grep -q "^perf hwtrace top: warning: $T/a/11/fdinfo/3: offset 34: .*(client of pid 11 other; not repeated)" "$T/err"
+	[ "$(wc -l <"$T/err2")" -eq 4 ]
+	# the good line of the same text still counts
+	[ "$(jget "$T/out.json" 2 'c["i915:7"]["engines"]["copy"]["busy_ns"]')" -eq 5 ]
+}
+
+@test "top --sort: columns and reverse order in batch and JSON" {
+	snapshot "$T/a" 0
+	run "$HWTRACE" top --proc "$T/a" --sys "$T/nosys" -n 1 --json --sort comm
+	[ "$status" -eq 0 ]
+	echo "$output" >"$T/out.json"
+	[ "$(jget "$T/out.json" 1 '[x["comm"] for x in d["clients"]]')" = "['Xorg', 'amd-app', 'npu-app', 'panfrost-app', 'panthor-app', 'sway', 'v3d-app', 'xe-app']" ]
+	run "$HWTRACE" top --proc "$T/a" --sys "$T/nosys" -n 1 --json --sort=-pid
+	echo "$output" >"$T/out.json"
+	[ "$(jget "$T/out.json" 1 '[x["pids"][0] for x in d["clients"]]')" = "[600, 502, 501, 500, 400, 300, 200, 100]" ]
+	run "$HWTRACE" top --proc "$T/a" --sys "$T/nosys" -n 1 --json --sort mem
+	echo "$output" >"$T/out.json"
+	# resident, else total: amdgpu 186708 + 17828 KiB, msm 116376 KiB total, panfrost 36496 KiB
+	[ "$(jget "$T/out.json" 1 '[x["driver"] for x in d["clients"]][:3]')" = "['amdgpu', 'msm', 'panfrost']" ]
+	run "$HWTRACE" top --sort bogus -n 1
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown column 'bogus'"* ]]
+}
+
+# many ROOT N: N i915 clients, ids 1..N, pid 1000+id, id x 4 KiB resident
+many() {
+	local i
+	for i in $(seq "$2"); do
+		mkfd "$1" $((1000 + i)) "app$i" 3 /dev/dri/renderD128 \
+			"$(printf 'drm-driver: i915\ndrm-client-id: %d\ndrm-pdev: 0000:00:02.0\ndrm-engine-render: %d ns\ndrm-resident-system0: %d KiB\n' "$i" $((i * 1000000)) $((i * 4)))"
+	done
+}
+
+# screen SOCK: the pane's text; waits until it holds $1
+pane_wait() {
+	local sock=$1 want=$2 i
+	for i in $(seq 60); do
+		screen=$(tmux -L "$sock" capture-pane -p)
+		[[ "$screen" == *$want* ]] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# every line of $screen at most $1 columns, exactly $2 lines
+pane_fits() {
+	local n=0 max=0 line
+	while IFS= read -r line; do
+		n=$((n + 1))
+		[ ${#line} -gt "$max" ] && max=${#line}
+	done <<<"$screen"
+	echo "lines $n widest $max" >&2
+	[ "$max" -le "$1" ] && [ "$n" -eq "$2" ]
+}
+
+@test "top in tmux at 100x12 with 31 clients: fits, header stays, sorts, scrolls, follows SIGWINCH" {
+	command -v tmux >/dev/null || skip "tmux not installed"
+	many "$T/a" 31
+	mksys "$T/sys"
+	local sock="hwt-top-fit-$$" screen=
+	tmux -L "$sock" new-session -d -x 100 -y 12 \
+		"$HWTRACE top --proc $T/a --sys $T/sys -d 60 --sort mem; echo EXITED \$?; sleep 5"
+	# one refresh only (-d 60): every later change on screen is a key or SIGWINCH
+	pane_wait "$sock" "app31"
+	pane_fits 100 12
+	[[ "$(sed -n 1p <<<"$screen")" == "hwtrace top - 31 DRM clients"*"rows 1-7"* ]]
+	[[ "$(sed -n 2p <<<"$screen")" == "card0 i915 0000:00:02.0  freq 350/1300 MHz"* ]]
+	[[ "$(sed -n 5p <<<"$screen")" == "PID "*"MEMv"* ]]
+	[[ "$(sed -n 6p <<<"$screen")" == "1031 "*"app31 "* ]]
+	# '<' twice moves the sort to ID (smallest first), 'r' reverses it
+	tmux -L "$sock" send-keys '<' '<'
+	pane_wait "$sock" "ID^"
+	[[ "$(sed -n 6p <<<"$screen")" == "1001 "*"app1 "* ]]
+	tmux -L "$sock" send-keys r
+	pane_wait "$sock" "IDv"
+	[[ "$(sed -n 6p <<<"$screen")" == "1031 "*"app31 "* ]]
+	tmux -L "$sock" send-keys r
+	pane_wait "$sock" "ID^"
+	# PgDn: the next 7 rows; Down: one more; the header stays
+	tmux -L "$sock" send-keys NPage
+	pane_wait "$sock" "rows 8-14"
+	[[ "$(sed -n 6p <<<"$screen")" == "1008 "*"app8 "* ]]
+	tmux -L "$sock" send-keys Down
+	pane_wait "$sock" "rows 9-15"
+	[[ "$(sed -n 1p <<<"$screen")" == "hwtrace top - 31 DRM clients"* ]]
+	tmux -L "$sock" send-keys End
+	pane_wait "$sock" "rows 25-31"
+	[[ "$(sed -n 12p <<<"$screen")" == "1031 "* ]]
+	# F6 moves the sort column right (ID -> BUSY)
+	tmux -L "$sock" send-keys F6 Home
+	pane_wait "$sock" "BUSYv"
+	# a smaller window: SIGWINCH redraws at once (the next refresh is 60 s away)
+	tmux -L "$sock" resize-window -x 60 -y 8
+	pane_wait "$sock" "rows 1-3"
+	pane_fits 60 8
+	[[ "$(sed -n 1p <<<"$screen")" == "hwtrace top - 31 DRM clients"* ]]
+	tmux -L "$sock" send-keys q
+	pane_wait "$sock" "EXITED 0" || true
+	tmux -L "$sock" kill-server || true
+	[[ "$screen" == *"EXITED 0"* ]]
+}

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * top_text.c - `top`'s text views: client order, -b blocks, the terminal view.
+ *
+ * Lines are built whole (struct line) so that the terminal view can cut each
+ * at the window's width: nothing wraps, and the headers never scroll away.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "top_text.h"
+
+const char *const top_col_names[COL_N] = {
+	"pid", "comm", "driver", "pdev", "id", "busy", "mem",
+};
+
+uint64_t top_client_mem(const struct drm_client *cl, bool *is_total)
+{
+	uint64_t sum = 0;
+
+	if (is_total)
+		*is_total = false;
+	for (uint32_t i = 0; i < cl->cur.nregions; i++) {
+		const struct hwt_drm_region *r = &cl->cur.regions[i];
+
+		if (r->have & (1u << HWT_DRM_MEM_RESIDENT)) {
+			sum += r->bytes[HWT_DRM_MEM_RESIDENT];
+		} else if (r->have & (1u << HWT_DRM_MEM_TOTAL)) {
+			sum += r->bytes[HWT_DRM_MEM_TOTAL];
+			if (is_total)
+				*is_total = true;
+		}
+	}
+	return sum;
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+/* qsort has no context: the order of the refresh being drawn */
+static enum top_col sort_col = COL_BUSY;
+static bool sort_reverse;
+
+/*
+ * Numbers (busy, memory) sort largest first, names and ids smallest first,
+ * as in htop; 'r' reverses.  Ties: device, then client id.
+ */
+static int cmp_client(const void *a, const void *b)
+{
+	const struct drm_client *x = *(const struct drm_client *const *)a;
+	const struct drm_client *y = *(const struct drm_client *const *)b;
+	int r = 0;
+
+	switch (sort_col) {
+	case COL_PID:
+		r = (x->npids ? x->pids[0] : 0) - (y->npids ? y->pids[0] : 0);
+		break;
+	case COL_COMM:
+		r = strcmp(x->comm, y->comm);
+		break;
+	case COL_DRIVER:
+		r = cmp_str(x->cur.driver, y->cur.driver);
+		break;
+	case COL_PDEV:
+		r = cmp_str(x->cur.pdev, y->cur.pdev);
+		break;
+	case COL_ID:
+		r = (x->has_id != y->has_id) ? (x->has_id ? -1 : 1) :
+		    (x->client_id > y->client_id) - (x->client_id < y->client_id);
+		break;
+	case COL_BUSY:
+		r = (x->total_util < y->total_util) - (x->total_util > y->total_util);
+		break;
+	case COL_MEM: {
+		uint64_t mx = top_client_mem(x, NULL), my = top_client_mem(y, NULL);
+
+		r = (mx < my) - (mx > my);
+		break;
+	}
+	default:
+		break;
+	}
+	if (sort_reverse)
+		r = -r;
+	if (r)
+		return r;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return x->client_id < y->client_id ? -1 : x->client_id > y->client_id;
+}
+
+void top_sort(struct drm_client **v, int n, const struct top_order *ord)
+{
+	sort_col = ord->col;
+	sort_reverse = ord->reverse;
+	qsort(v, n, sizeof(*v), cmp_client);
+}
+
+static void human_bytes(char *buf, size_t n, uint64_t v)
+{
+	static const char units[] = "BKMGTP";
+	double x = (double)v;
+	int u = 0;
+
+	while (x >= 1024 && u < 5) {
+		x /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, n, "%lluB", (unsigned long long)v);
+	else
+		snprintf(buf, n, "%.1f%c", x, units[u]);
+}
+
+/* One text line being built; the tty view clips it to the window's width. */
+struct line {
+	char *s;
+	size_t len, cap;
+};
+
+static void __attribute__((format(printf, 2, 3))) lprintf(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		size_t room = l->cap - l->len;
+
+		va_start(ap, fmt);
+		n = vsnprintf(l->s ? l->s + l->len : NULL, l->s ? room : 0, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return;
+		if (l->s && (size_t)n < room) {
+			l->len += n;
+			return;
+		}
+		{
+			size_t ncap = (l->cap ? l->cap * 2 : 256) + n;
+			char *p = realloc(l->s, ncap);
+
+			if (!p)
+				return;
+			l->s = p;
+			l->cap = ncap;
+		}
+	}
+}
+
+/* Text from other processes and drivers, escaped (out__escape) */
+static void lput_text(struct line *l, const char *s)
+{
+	char buf[512];
+
+	lprintf(l, "%s", out__escape(buf, sizeof(buf), s));
+}
+
+static void pct_or_dash(struct line *l, double pct)
+{
+	if (isnan(pct))
+		lprintf(l, "-");
+	else	/* clamp for display only */
+		lprintf(l, "%.1f%%", pct < 0 ? 0 : pct > 100 ? 100 : pct);
+}
+
+static void text_client(struct line *l, const struct drm_client *cl)
+{
+	const struct hwt_drm_fdinfo *fi = &cl->cur;
+	char pids[64] = "", mem[32], id[32], comm[4 * sizeof(cl->comm)], drv[128], pdev[128];
+	bool is_total;
+	int off = 0;
+
+	for (int i = 0; i < cl->npids && off < (int)sizeof(pids) - 12; i++)
+		off += snprintf(pids + off, sizeof(pids) - off, "%s%d", i ? "," : "",
+				cl->pids[i]);
+	/* no drm-client-id: the fd is the client (its holder is in PID) */
+	if (cl->has_id)
+		snprintf(id, sizeof(id), "%llu", (unsigned long long)cl->client_id);
+	else
+		snprintf(id, sizeof(id), "fd%u", (unsigned)(cl->client_id & 0xffffffffu));
+	human_bytes(mem, sizeof(mem), top_client_mem(cl, &is_total));
+	lprintf(l, "%-12s %-15s %-8s %-12s %6s ", pids,
+		out__escape(comm, sizeof(comm), cl->comm), out__escape(drv, sizeof(drv), fi->driver),
+		fi->pdev ? out__escape(pdev, sizeof(pdev), fi->pdev) : "-", id);
+	lprintf(l, "%5.1f%% %7s%s", cl->total_util < 0 ? 0 : cl->total_util > 999 ? 999 :
+		cl->total_util, fi->nregions ? mem : "-", is_total ? "t" : " ");
+	for (uint32_t i = 0; i < fi->nengines; i++) {
+		const struct hwt_drm_util *u = &cl->util[i];
+
+		lprintf(l, " ");
+		lput_text(l, fi->engines[i].name);
+		lprintf(l, ":");
+		pct_or_dash(l, u->src == HWT_DRM_UTIL_NONE ? NAN : u->percent);
+	}
+	lprintf(l, " |");
+	for (uint32_t i = 0; i < fi->nregions; i++) {
+		const struct hwt_drm_region *r = &fi->regions[i];
+		bool res = r->have & (1u << HWT_DRM_MEM_RESIDENT);
+
+		/* resident; a driver that prints only drm-total-*: total, marked "t" */
+		if (!res && !(r->have & (1u << HWT_DRM_MEM_TOTAL)))
+			continue;
+		human_bytes(mem, sizeof(mem), r->bytes[res ? HWT_DRM_MEM_RESIDENT :
+						     HWT_DRM_MEM_TOTAL]);
+		lprintf(l, " ");
+		lput_text(l, r->name);
+		lprintf(l, ":%s%s", mem, res ? "" : "t");
+	}
+}
+
+static void text_device(struct line *l, const struct gpu_device *d)
+{
+	char a[32], b[32];
+
+	lprintf(l, "%s ", d->card);
+	lput_text(l, d->driver[0] ? d->driver : "-");
+	lprintf(l, " ");
+	lput_text(l, d->pdev[0] ? d->pdev : "-");
+	if (d->cur_mhz >= 0)
+		snprintf(a, sizeof(a), "%lld", (long long)d->cur_mhz);
+	else
+		snprintf(a, sizeof(a), "-");
+	if (d->max_mhz >= 0)
+		snprintf(b, sizeof(b), "%lld", (long long)d->max_mhz);
+	else
+		snprintf(b, sizeof(b), "-");
+	lprintf(l, "  freq %s/%s MHz", a, b);
+	if (isnan(d->power_w))
+		lprintf(l, "  power -");
+	else
+		lprintf(l, "  power %.1f W", d->power_w);
+	if (isnan(d->temp_c))
+		lprintf(l, "  temp -");
+	else
+		lprintf(l, "  temp %.1f C", d->temp_c);
+	if (d->vram_used >= 0)
+		human_bytes(a, sizeof(a), d->vram_used);
+	else
+		snprintf(a, sizeof(a), "-");
+	if (d->vram_total >= 0)
+		human_bytes(b, sizeof(b), d->vram_total);
+	else
+		snprintf(b, sizeof(b), "-");
+	lprintf(l, "  vram %s/%s", a, b);
+	for (int i = 0; i < d->nengines; i++) {
+		lprintf(l, " %s:", d->engines[i].name);
+		pct_or_dash(l, d->engines[i].busy_pct);
+	}
+}
+
+static const char *const col_titles[COL_N] = {
+	"PID", "COMM", "DRIVER", "PDEV", "ID", "BUSY", "MEM",
+};
+
+static void column_header(struct line *l, const struct top_order *ord)
+{
+	static const int widths[COL_N] = { -12, -15, -8, -12, 6, 6, 8 };
+	char t[16];
+
+	for (int i = 0; i < COL_N; i++) {
+		/* the sort column is marked: v largest first, ^ smallest first */
+		bool down = (i == COL_BUSY || i == COL_MEM) != ord->reverse;
+
+		snprintf(t, sizeof(t), "%s%s", col_titles[i], i != (int)ord->col ? "" : down ? "v" : "^");
+		lprintf(l, "%*s ", widths[i], t);
+	}
+	lprintf(l, "ENGINES | MEMORY (t: total, no resident)");
+}
+
+/* One screen line: clipped to @cols, the rest of the row cleared. */
+static void screen_line(struct out *o, const struct line *l, int cols, bool last)
+{
+	out__write(o, l->s ? l->s : "", l->len < (size_t)cols ? l->len : (size_t)cols);
+	out__puts(o, last ? "\033[K" : "\033[K\r\n");
+}
+
+void top_text_tty(struct out *o, double delay, struct drm_client **v, int n,
+		  const struct gpu_devices *g, const struct top_order *ord, struct top_view *tv)
+{
+	struct winsize ws;
+	int rows = 24, cols = 80, y = 0, fixed;
+	struct line l = { 0 };
+
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_row && ws.ws_col) {
+		rows = ws.ws_row;
+		cols = ws.ws_col;
+	}
+	fixed = 2 + g->n;	/* title, GPUs, column header */
+	tv->page = rows > fixed ? rows - fixed : 0;
+	if (tv->scroll > n - tv->page)
+		tv->scroll = n - tv->page;
+	if (tv->scroll < 0)
+		tv->scroll = 0;
+	out__puts(o, "\033[H");
+	lprintf(&l, "hwtrace top - %d DRM client%s, every %.1fs, rows %d-%d%s",
+		n, n == 1 ? "" : "s", delay, n ? tv->scroll + 1 : 0,
+		tv->scroll + tv->page < n ? tv->scroll + tv->page : n,
+		tv->nwarnings ? ", fdinfo warnings shown on exit" : "");
+	lprintf(&l, " | </>/F6 sort, r reverse, arrows PgUp PgDn scroll, q quit");
+	screen_line(o, &l, cols, ++y >= rows);
+	for (int i = 0; i < g->n && y < rows; i++) {
+		l.len = 0;
+		text_device(&l, &g->dev[i]);
+		screen_line(o, &l, cols, ++y >= rows);
+	}
+	if (y < rows) {
+		l.len = 0;
+		column_header(&l, ord);
+		screen_line(o, &l, cols, ++y >= rows);
+	}
+	for (int i = tv->scroll; i < n && y < rows; i++) {
+		l.len = 0;
+		text_client(&l, v[i]);
+		screen_line(o, &l, cols, ++y >= rows);
+	}
+	out__puts(o, "\033[J");
+	free(l.s);
+}
+
+void top_text_batch(struct out *o, double time, struct drm_client **v, int n,
+		    const struct gpu_devices *g, const struct top_order *ord)
+{
+	struct line l = { 0 };
+
+	out__printf(o, "# time %.3f clients %d\n", time, n);
+	for (int i = 0; i < g->n; i++) {
+		l.len = 0;
+		lprintf(&l, "# gpu ");
+		text_device(&l, &g->dev[i]);
+		out__write(o, l.s, l.len);
+		out__putc(o, '\n');
+	}
+	l.len = 0;
+	column_header(&l, ord);
+	out__write(o, l.s, l.len);
+	out__putc(o, '\n');
+	for (int i = 0; i < n; i++) {
+		l.len = 0;
+		text_client(&l, v[i]);
+		out__write(o, l.s, l.len);
+		out__putc(o, '\n');
+	}
+	out__putc(o, '\n');
+	free(l.s);
+}
+
+enum top_wait top_keys(const char *buf, size_t n, struct top_order *ord, struct top_view *tv)
+{
+	/* escape sequences of xterm-likes (tmux, the Linux console), both cursor modes */
+	static const struct { const char *seq; int scroll; } moves[] = {
+		{ "\033[A", -1 }, { "\033OA", -1 }, { "\033[B", 1 }, { "\033OB", 1 },
+		{ "\033[5~", -1000 }, { "\033[6~", 1000 },	/* PgUp, PgDn: a page */
+		{ "\033[H", -2000 }, { "\033[1~", -2000 }, { "\033OH", -2000 },	/* Home */
+		{ "\033[F", 2000 }, { "\033[4~", 2000 }, { "\033OF", 2000 },	/* End */
+	};
+	enum top_wait r = WAIT_TIMEOUT;
+
+	for (size_t i = 0; i < n;) {
+		size_t k, len = 0;
+
+		if (buf[i] == '\033') {
+			if (n - i >= 5 && !memcmp(buf + i, "\033[17~", 5)) {	/* F6 */
+				ord->col = (ord->col + 1) % COL_N;
+				r = WAIT_REDRAW;
+				i += 5;
+				continue;
+			}
+			for (k = 0; k < sizeof(moves) / sizeof(moves[0]); k++) {
+				len = strlen(moves[k].seq);
+				if (n - i >= len && !memcmp(buf + i, moves[k].seq, len))
+					break;
+			}
+			if (k == sizeof(moves) / sizeof(moves[0])) {
+				i++;	/* an unknown sequence: its bytes are ignored one by one */
+				continue;
+			}
+			switch (moves[k].scroll) {
+			case -1000: tv->scroll -= tv->page; break;
+			case 1000: tv->scroll += tv->page; break;
+			case -2000: tv->scroll = 0; break;
+			case 2000: tv->scroll = 1 << 30; break;
+			default: tv->scroll += moves[k].scroll; break;
+			}
+			r = WAIT_REDRAW;
+			i += len;
+			continue;
+		}
+		switch (buf[i++]) {
+		case 'q': case 'Q':
+			return WAIT_QUIT;
+		case '<': case ',':
+			ord->col = (ord->col + COL_N - 1) % COL_N;
+			r = WAIT_REDRAW;
+			break;
+		case '>': case '.':
+			ord->col = (ord->col + 1) % COL_N;
+			r = WAIT_REDRAW;
+			break;
+		case 'r': case 'R':
+			ord->reverse = !ord->reverse;
+			r = WAIT_REDRAW;
+			break;
+		default:
+			break;
+		}
+	}
+	return r;
+}
+
