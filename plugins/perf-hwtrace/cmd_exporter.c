@@ -3,8 +3,12 @@
  * cmd_exporter.c - `perf hwtrace exporter`: DRM client usage (fdinfo) and
  * perf PMU counts as Prometheus series at http://ADDR:PORT/metrics.
  *
- * Every scrape reads the proc tree afresh (drm_clients.c, as `top` does):
- * a client that exited is simply not in the answer, so its series end.
+ * The proc tree is read as `top` reads it (drm_clients.c): a full scan
+ * every --rescan seconds finds new clients; the scrapes between re-read the
+ * fdinfo of the known ones through fds kept open, which procfs fails once
+ * the client's fd is closed, so a client that exited is not in the next
+ * answer and its series end.  (A recorded tree is plain files that stay
+ * readable: replay it with --rescan 0.)
  * exporter_metrics.c and exporter_pmu.c render, exporter_http.c serves and
  * serialises the scrapes.  Usage errors end the run (status 2) before the
  * socket is opened; SIGINT or SIGTERM stop it with status 0.
@@ -108,8 +112,8 @@ int cmd_exporter(int argc, char **argv)
 		OPT_EVENT_LIST('e', "event", ev_names, &nev, EXPORTER_MAX_EVENTS, "EVENT",
 			       "serve this PMU event's system-wide count: pmu/term=value,.../"),
 		OPT_CALLBACK(0, "rescan", &x.rescan, "SECONDS",
-			     "full proc scan interval (default 0: every scrape); between them "
-			     "only known clients are re-read", rescan_opt),
+			     "full proc scan interval, finds new clients (default 30; 0: every "
+			     "scrape)", rescan_opt),
 		OPT_END(),
 	};
 	const struct parse_cmd cmd = { "exporter", exporter_usage, command__summary("exporter"),
@@ -121,6 +125,7 @@ int cmd_exporter(int argc, char **argv)
 	char err[512];
 	sigset_t stop;
 
+	x.rescan = 30;
 	n = parse_options(argc, argv, &cmd, 0);
 	if (n < 0)
 		return parse_options__status(n);
