@@ -58,7 +58,8 @@ value_of() {
 	--event) echo cpu-clock ;;
 	--cpu) echo 0 ;;
 	--mmap-pages) echo 16,16 ;;
-	--sysfs | --proc) echo "$T" ;;
+	--sysfs | --sys | --proc) echo "$T" ;;
+	--listen) echo 127.0.0.1:0 ;;
 	--delay) echo 1 ;;
 	--iterations) echo 1 ;;
 	--rescan) echo 5 ;;
@@ -109,7 +110,7 @@ value_of() {
 
 @test "help lists exactly the options the parser takes, and so does the man page" {
 	local verb want
-	[ "$(verbs | wc -l)" -eq 9 ]
+	[ "$(verbs | wc -l)" -eq 10 ]
 	for verb in $(verbs); do
 		want=$("$HWTRACE" "$verb" --list-opts | tr ' ' '\n' | grep . | sort -u)
 		got=$("$HWTRACE" "$verb" --help | grep -oE '^ +(-., )?--[a-z0-9-]+' |
