@@ -23,15 +23,15 @@ CPPFLAGS  += -DHWTRACE_VERSION=\"$(VERSION)\" -D_GNU_SOURCE $(addprefix -I,$(HDR
              -Idecoders/core -Idecoders
 ALL_CFLAGS = $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -MMD -MP
 LDLIBS    += -lzstd -lm
-# the tool alone reads ELF build ids (record's BUILD_ID feature)
-TOOL_LDLIBS := -lelf
+# the tool alone reads ELF build ids (record's BUILD_ID feature) and serves HTTP (exporter)
+TOOL_LDLIBS := -lelf -lmicrohttpd
 VERSION   := 0.1.0
 
 # Debian packages the build, the tests and the benchmarks need.
 DEB_PKGS  := build-essential pkg-config libzstd-dev zstd libelf-dev libtraceevent-dev \
              libpython3-dev python3 bats linux-perf clang llvm intel-gpu-tools \
              trace-cmd tmux hyperfine qemu-system-x86 linux-headers-amd64 busybox-static cpio \
-             linux-source-6.1 libxml2-utils chromium
+             linux-source-6.1 libxml2-utils chromium libmicrohttpd-dev prometheus
 
 LIB_SRC   := $(sort $(wildcard decoders/*/*.c))
 TOOL_SRC  := $(sort $(filter-out plugins/perf-hwtrace/main.c,$(wildcard plugins/perf-hwtrace/*.c)))
@@ -95,9 +95,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB) $(LIBPER
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB) \
 		$(LIBPERF) $(LDLIBS) $(TOOL_LDLIBS)
 
-# cmd_stat includes libperf's headers: unpacked with it
-$(BUILD)/obj/plugins/perf-hwtrace/cmd_stat.o $(BUILD)/static/obj/plugins/perf-hwtrace/cmd_stat.o: \
-	| $(LIBPERF)
+# these include libperf's headers: unpacked with it
+LIBPERF_USERS := cmd_stat stat_event exporter_pmu
+$(foreach u,$(LIBPERF_USERS),$(BUILD)/obj/plugins/perf-hwtrace/$(u).o \
+	$(BUILD)/static/obj/plugins/perf-hwtrace/$(u).o): | $(LIBPERF)
 
 # Only what tools/lib/perf and tools/lib/api build from; a clean make
 # environment so that a caller's CC/CFLAGS (ASan) do not reach the kernel's

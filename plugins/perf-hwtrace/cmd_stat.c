@@ -44,19 +44,10 @@
 #include "out.h"
 #include "parse_options.h"
 #include "pmu/pmu_internal.h"
+#include "stat_event.h"
 #include "stat_print.h"
 
 #define MAX_EVENTS 64
-#define MAX_CPUS 4096
-
-struct stat_event {
-	const char *name;
-	struct perf_event_attr attr;
-	struct hwt_pmu *pmu;
-	struct perf_evsel *evsel;	/* NULL: not supported here */
-	int ncpu;			/* its counters, one per CPU (1 per task) */
-	struct perf_counts_values last;	/* raw sums at the previous interval */
-};
 
 static volatile sig_atomic_t stat_stop;
 
@@ -85,22 +76,6 @@ static int libperf_print(enum libperf_print_level level, const char *fmt, va_lis
 		return 0;
 	fprintf(stderr, "perf hwtrace stat: libperf: ");
 	return vfprintf(stderr, fmt, ap);
-}
-
-/* The event's counters summed over its CPUs: value, time enabled, time running. */
-static struct perf_counts_values read_event(struct stat_event *ev)
-{
-	struct perf_counts_values sum = { { { 0 } } };
-	for (int i = 0; i < ev->ncpu; i++) {
-		struct perf_counts_values v = { { { 0 } } };
-
-		if (perf_evsel__read(ev->evsel, i, 0, &v))
-			continue;
-		sum.val += v.val;
-		sum.ena += v.ena;
-		sum.run += v.run;
-	}
-	return sum;
 }
 
 /*
@@ -136,66 +111,6 @@ static void event_unit(const struct stat_event *ev, struct stat_count *c)
 }
 
 /*
- * Opens the event through libperf: on its PMU's cpumask (else every online
- * CPU) for -a, else on the child (pid, any CPU).  The errors perf stat shows
- * as <not supported> leave ev->evsel NULL; others fail.
- */
-static int open_event(struct stat_event *ev, const char *sysfs, bool system_wide, pid_t child)
-{
-	struct perf_cpu_map *cpus = NULL;
-	struct perf_thread_map *threads = NULL;
-	int err;
-
-	ev->attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	ev->attr.disabled = 1;
-	if (system_wide) {
-		static int ids[MAX_CPUS];
-		/* hwt_cpulist__parse caps a CPU at 1 << 20: 7 digits and a comma each */
-		static char list[MAX_CPUS * 8 + 1];
-		int ncpu = ev->pmu && *hwt_pmu__cpumask(ev->pmu) ?
-			   hwt_pmu__cpus(ev->pmu, ids, MAX_CPUS) :
-			   hwt_cpulist__online(sysfs, ids, MAX_CPUS);
-		size_t off = 0;
-
-		if (ncpu <= 0) {
-			fprintf(stderr, "perf hwtrace stat: %s: no CPUs to count on\n", ev->name);
-			return -1;
-		}
-		for (int i = 0; i < ncpu && off < sizeof(list); i++)
-			off += snprintf(list + off, sizeof(list) - off, "%s%d", i ? "," : "", ids[i]);
-		cpus = perf_cpu_map__new(list);
-		ev->ncpu = perf_cpu_map__nr(cpus);
-	} else {
-		ev->attr.inherit = 1;
-		ev->attr.enable_on_exec = 1;
-		threads = perf_thread_map__new_array(1, &child);
-		ev->ncpu = 1;
-	}
-	ev->evsel = perf_evsel__new(&ev->attr);
-	if (!ev->evsel || (system_wide ? !cpus : !threads)) {
-		fprintf(stderr, "perf hwtrace stat: %s: out of memory\n", ev->name);
-		err = -ENOMEM;
-		goto out;
-	}
-	err = perf_evsel__open(ev->evsel, cpus, threads);
-	if (err == -ENOENT || err == -EOPNOTSUPP || err == -EINVAL || err == -ENOSYS ||
-	    err == -ENXIO || err == -ENODEV) {
-		/* as perf stat: counted as <not supported>, the rest goes on */
-		perf_evsel__delete(ev->evsel);
-		ev->evsel = NULL;
-		err = 0;
-	} else if (err) {
-		fprintf(stderr, "perf hwtrace stat: %s: perf_event_open: %s%s\n", ev->name,
-			strerror(-err), err == -EACCES || err == -EPERM ?
-			" (needs root or a lower /proc/sys/kernel/perf_event_paranoid)" : "");
-	}
-out:
-	perf_cpu_map__put(cpus);
-	perf_thread_map__put(threads);
-	return err ? -1 : 0;
-}
-
-/*
  * Reads every event into @out: the totals, or with @interval the change since
  * the previous call; each scaled by enabled/running as perf stat scales.
  */
@@ -207,7 +122,7 @@ static void read_counts(struct stat_event *evs, int nev, struct stat_count *out,
 
 		c->supported = evs[i].evsel != NULL;
 		if (c->supported) {
-			struct perf_counts_values now = read_event(&evs[i]);
+			struct perf_counts_values now = stat_event__read(&evs[i]);
 
 			v = now;
 			if (interval) {
@@ -432,7 +347,7 @@ int cmd_stat(int argc, char **argv)
 		}
 	}
 	for (int i = 0; i < nev; i++)
-		if (open_event(&evs[i], sysfs, system_wide, child)) {
+		if (stat_event__open(&evs[i], "stat", sysfs, system_wide, child)) {
 			ret = EXIT_INPUT_ERROR;
 			if (child > 0) {
 				kill(child, SIGKILL);

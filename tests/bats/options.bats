@@ -60,6 +60,7 @@ value_of() {
 	--mmap-pages) echo 16,16 ;;
 	--sysfs | --sys | --proc) echo "$T" ;;
 	--sort) echo mem ;;
+	--listen) echo 127.0.0.1:0 ;;
 	--delay) echo 1 ;;
 	--iterations) echo 1 ;;
 	--rescan) echo 5 ;;
@@ -111,7 +112,7 @@ value_of() {
 
 @test "help lists exactly the options the parser takes, and so does the man page" {
 	local verb want
-	[ "$(verbs | wc -l)" -eq 9 ]
+	[ "$(verbs | wc -l)" -eq 10 ]
 	for verb in $(verbs); do
 		want=$("$HWTRACE" "$verb" --list-opts | tr ' ' '\n' | grep . | sort -u)
 		got=$("$HWTRACE" "$verb" --help | grep -oE '^ +(-., )?--[a-z0-9-]+' |
