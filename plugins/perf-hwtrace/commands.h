@@ -26,6 +26,7 @@ int cmd_record(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 /* The one-line summary of verb @name (main.c's verb list), or NULL. */
 const char *command__summary(const char *name);

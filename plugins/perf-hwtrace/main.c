@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{ "top", cmd_top, "DRM client usage monitor (fdinfo)" },
 	{ "list", cmd_list, "list sysfs PMUs, their events and format terms" },
 	{ "stat", cmd_stat, "count sysfs PMU events system-wide" },
+	{ "convert", cmd_convert, "decoded records and CPU samples as a Perfetto trace" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
