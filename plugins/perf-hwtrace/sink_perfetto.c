@@ -604,6 +604,9 @@ static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_eve
 			int n;
 
 			thread_track(s, pid, tid, comm, len, &uuid);
+			/* perf's synthesized COMMs of running tasks have no time: names only */
+			if (!(sid->valid & PERF_SAMPLE_TIME) || !sid->time)
+				break;
 			n = snprintf(buf, sizeof(buf), "comm %.*s", (int)len, comm);
 			instant(s, pid, tid, t, "task", buf, n < (int)sizeof(buf) ? n : 79);
 		}
