@@ -30,6 +30,19 @@ struct entry {
 	uint64_t pend_t, pend_v;
 };
 
+/*
+ * The track a value went to last, by what its name is made of: consecutive
+ * records mostly go to the same tracks, and comparing is cheaper than hashing.
+ */
+struct value_cache {
+	uint64_t gen;		/* the table's generation it is valid for (0: never) */
+	uint64_t in[MAX_NAME_FIELDS];
+	char str[MAX_NAME_FIELDS][48];
+	const char *subs;
+	uint64_t subn;
+	struct entry *e;
+};
+
 /* What a table entry resolves to in this build's record types. */
 struct map_rt {
 	const struct pf_map *m;
@@ -40,6 +53,7 @@ struct map_rt {
 	const struct hwt_record_type *freq_type, *select_type;
 	int freq_f, select_f;
 	uint64_t group_uuid;
+	struct value_cache cache[PF_MAX_VALUES];
 };
 
 struct stream_rt {
@@ -56,6 +70,8 @@ struct perfetto_sink {
 	struct map_rt *rt;
 	struct entry *tab;	/* open addressing, key 0 free */
 	size_t ntab, captab;
+	uint64_t gen;		/* bumped when entries move */
+	struct map_rt *last_rt;	/* map_of()'s last answer */
 	uint64_t next_id;
 	struct stream_rt *st;
 	uint32_t nst;
@@ -107,6 +123,7 @@ static struct entry *lookup(struct perfetto_sink *s, uint64_t key, bool *isnew)
 		free(s->tab);
 		s->tab = t;
 		s->captab = cap;
+		s->gen++;
 	}
 	for (i = key & (s->captab - 1); s->tab[i].key; i = (i + 1) & (s->captab - 1))
 		if (s->tab[i].key == key) {
@@ -257,14 +274,55 @@ static uint64_t track_key(const struct map_rt *rt, unsigned vi, const void *data
 	return subs ? str_hash(h, subs) : mix(h, subn);
 }
 
+/* Is @c the track of value @vi of @data?  Else make it so (@c->e to be set). */
+static bool cache_hit(struct perfetto_sink *s, const struct map_rt *rt, unsigned vi,
+		      struct value_cache *c, const void *data, const char *sub, uint64_t subn)
+{
+	bool hit = c->gen == s->gen && !sub && !c->subs && c->subn == subn;
+
+	for (unsigned k = 0; k < MAX_NAME_FIELDS && rt->name_f[vi][k] >= 0; k++) {
+		const struct hwt_field *f = &rt->type->fields[rt->name_f[vi][k]];
+
+		if (f->type == HWT_FT_STR) {
+			const char *str = *(const char *const *)((const char *)data + f->offset);
+
+			str = str ? str : "";
+			if (hit && !strcmp(c->str[k], str))
+				continue;
+			if (strlen(str) >= sizeof(c->str[k]))
+				hit = false, c->gen = 0;	/* too long to keep: never a hit */
+			snprintf(c->str[k], sizeof(c->str[k]), "%s", str);
+		} else {
+			uint64_t x = hwt_field__u64(f, data, 0);
+
+			if (hit && c->in[k] == x)
+				continue;
+			c->in[k] = x;
+		}
+		hit = false;
+	}
+	c->subs = sub;	/* a KV key may live in a reused buffer: never a hit */
+	c->subn = subn;
+	return hit;
+}
+
 static struct entry *value_track(struct perfetto_sink *s, struct map_rt *rt, unsigned vi,
 				 const struct hwt_record *rec, const char *sub, uint64_t subn)
 {
 	const struct pf_value *v = &rt->m->values[vi];
+	struct value_cache *c = &rt->cache[vi];
 	bool isnew;
-	struct entry *e = lookup(s, track_key(rt, vi, rec->data, sub, subn), &isnew);
+	struct entry *e;
 	char name[256], num[24];
 
+	if (cache_hit(s, rt, vi, c, rec->data, sub, subn))
+		return c->e;
+	e = lookup(s, track_key(rt, vi, rec->data, sub, subn), &isnew);
+	c->gen = 0;
+	if (e && !isnew) {
+		c->e = e;
+		c->gen = s->gen;
+	}
 	if (!e || !isnew)
 		return e;
 	if (!rt->group_uuid) {
@@ -281,7 +339,7 @@ static struct entry *value_track(struct perfetto_sink *s, struct map_rt *rt, uns
 	}
 	render_name(s, name, sizeof(name), v->name, rt->type, rec->data, sub);
 	track_descriptor(s, e->id, rt->group_uuid, name, v->unit);
-	return e;
+	return e;	/* cached from its next use, when no new entry can have moved it */
 }
 
 static bool selected(const struct perfetto_sink *s, uint64_t key)
@@ -455,9 +513,11 @@ static void map_record(struct perfetto_sink *s, struct map_rt *rt, const struct 
 
 static struct map_rt *map_of(struct perfetto_sink *s, const struct hwt_record_type *type)
 {
+	if (s->last_rt && s->last_rt->type == type)
+		return s->last_rt;
 	for (unsigned i = 0; i < pf_nmaps; i++)
 		if (s->rt[i].type == type)
-			return &s->rt[i];
+			return s->last_rt = &s->rt[i];
 	return NULL;
 }
 
@@ -778,6 +838,7 @@ struct perfetto_sink *perfetto_sink__new(struct out *o, bool raw)
 	s->o = o;
 	s->raw = raw;
 	s->clock = PF_CLOCK_MONOTONIC;
+	s->gen = 1;
 	out__init(&s->name_out, -1);
 	for (unsigned i = 0; i < pf_nmaps; i++) {
 		const struct pf_map *m = &pf_maps[i];
