@@ -83,6 +83,7 @@ struct perfetto_sink {
 	uint64_t last_time;
 	uint64_t packets, tracks, dropped;
 	bool warned_freq;
+	bool first_pass_done, warned_select;
 	struct out name_out;	/* renders names; never flushed */
 };
 
@@ -688,10 +689,12 @@ static void on_chunk(void *ctx, const struct hwt_stream *st, const struct hwt_ch
 		rt->chunk_time = c->time;
 }
 
-/* A stream's tick frequency from its AUXTRACE_INFO, when it has one. */
-static void on_stream(void *ctx, const struct hwt_stream *st)
+/*
+ * A stream's tick frequency from its AUXTRACE_INFO, when it has one; @warn:
+ * say that hot-unit tracks are missing when no first pass ran.
+ */
+static void stream_info(struct perfetto_sink *s, const struct hwt_stream *st, bool warn)
 {
-	struct perfetto_sink *s = ctx;
 	struct stream_rt *rt = stream_rt(s, st->idx);
 	const struct hwt_record_type *const *t = st->dev ? st->dev->record_types : NULL;
 
@@ -701,7 +704,17 @@ static void on_stream(void *ctx, const struct hwt_stream *st)
 
 		if (w && w < st->ctx.npriv && st->ctx.priv[w])
 			rt->freq = st->ctx.priv[w];
+		if (warn && m && m->select_type && !s->first_pass_done && !s->warned_select) {
+			fprintf(stderr, "perf hwtrace convert: %s: read once (a pipe), so no tracks "
+				"for the hottest units: they need a first pass\n", m->m->type);
+			s->warned_select = true;
+		}
 	}
+}
+
+static void on_stream(void *ctx, const struct hwt_stream *st)
+{
+	stream_info(ctx, st, true);
 }
 
 static void on_record(void *ctx, const struct hwt_record *rec)
@@ -755,7 +768,7 @@ static bool needs_first_pass(struct perfetto_sink *s, const struct hwt_stream *s
 
 static void first_stream(void *ctx, const struct hwt_stream *st)
 {
-	on_stream(ctx, st);
+	stream_info(ctx, st, false);
 }
 
 /* At the first payload every stream is known: stop unless one needs the pass. */
@@ -773,6 +786,7 @@ static void first_end(void *ctx, const struct hwt_stream *const *streams, uint32
 {
 	struct perfetto_sink *s = ctx;
 
+	s->first_pass_done = true;
 	/* sorted for selected()'s binary search */
 	for (size_t i = 1; i < s->nsel; i++)
 		for (size_t j = i; j > 0 && s->sel[j - 1] > s->sel[j]; j--) {
