@@ -7,15 +7,13 @@
 
 enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2 };
 
-static bool reserve(struct pb *p, size_t n)
+static bool grow(struct pb *p, size_t n)
 {
 	size_t cap;
 	uint8_t *b;
 
 	if (p->oom)
 		return false;
-	if (p->len + n <= p->cap)
-		return true;
 	cap = p->cap ? p->cap * 2 : 256;
 	while (cap < p->len + n)
 		cap *= 2;
@@ -27,6 +25,11 @@ static bool reserve(struct pb *p, size_t n)
 	p->buf = b;
 	p->cap = cap;
 	return true;
+}
+
+static inline bool reserve(struct pb *p, size_t n)
+{
+	return (p->len + n <= p->cap && !p->oom) || grow(p, n);
 }
 
 /* Encode @v at @out (room for 10 bytes); returns the bytes used. */
@@ -42,9 +45,13 @@ static size_t varint_at(uint8_t *out, uint64_t v)
 	return n;
 }
 
-static void raw_varint(struct pb *p, uint64_t v)
+static inline void raw_varint(struct pb *p, uint64_t v)
 {
-	if (reserve(p, 10))
+	if (!reserve(p, 10))
+		return;
+	if (v < 0x80)	/* tags and most lengths, flags and ids */
+		p->buf[p->len++] = (uint8_t)v;
+	else
 		p->len += varint_at(p->buf + p->len, v);
 }
 
@@ -99,6 +106,7 @@ void pb__string(struct pb *p, uint32_t field, const char *s)
 	pb__bytes(p, field, s, strlen(s));
 }
 
+/* One byte is kept for the length: most messages are shorter than 128 bytes. */
 void pb__begin(struct pb *p, uint32_t field)
 {
 	tag(p, field, WT_LEN);
@@ -106,6 +114,9 @@ void pb__begin(struct pb *p, uint32_t field)
 		p->oom = true;	/* a programming error: nothing sane to write */
 		return;
 	}
+	if (!reserve(p, 1))
+		return;
+	p->len++;
 	p->open[p->depth++] = p->len;
 }
 
@@ -119,9 +130,11 @@ void pb__end(struct pb *p)
 	start = p->open[--p->depth];
 	body = p->len - start;
 	n = varint_at(lenbuf, body);
-	if (!reserve(p, n))
-		return;
-	memmove(p->buf + start + n, p->buf + start, body);
-	memcpy(p->buf + start, lenbuf, n);
-	p->len += n;
+	if (n > 1) {	/* a longer length: the body moves up by the extra bytes */
+		if (!reserve(p, n - 1))
+			return;
+		memmove(p->buf + start + n - 1, p->buf + start, body);
+		p->len += n - 1;
+	}
+	memcpy(p->buf + start - 1, lenbuf, n);
 }

@@ -3,8 +3,8 @@
  * pb_write.h - a small protocol buffers encoder: varints, fixed64 doubles,
  * strings and nested messages built in one growing buffer.  A nested
  * message is opened, filled and closed; closing puts its length in front
- * of it (moving the body by the length's size), so no pass over the
- * message is needed to size it first.
+ * of it (in the byte kept for it, or moving the body up when the length
+ * needs more), so no pass over the message is needed to size it first.
  */
 #ifndef PERF_HWTRACE_PB_WRITE_H
 #define PERF_HWTRACE_PB_WRITE_H
