@@ -108,6 +108,26 @@ PY
 	[ "$(cat "$T/n")" = "$(cat "$T/m")" ]
 }
 
+@test "convert: i915 synth perf.data -> values and times from script --json and the stream's ts_freq" {
+	"$HWTRACE" synth --type i915-oa --seed 7 --size 64K -o "$T/o.data"
+	"$HWTRACE" convert --to-perfetto "$T/o.pftrace" -i "$T/o.data"
+	"$HWTRACE" report -i "$T/o.data" >"$T/report.txt"
+	"$HWTRACE" script -i "$T/o.data" --json >"$T/s.json"
+	$READ "$T/o.pftrace" >"$T/r.json"
+	# the reports are script's; the frequency is the one report shows
+	python3 - "$T" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+rep = open(d + '/report.txt').read()
+freq = int(re.search(r'^\s+perf \S+\s+\d+\s+\S+\s+(\d+)', rep, re.M)[1])
+assert freq == 19200000
+with open(d + '/man.json', 'w') as f:
+    f.write(json.dumps({'ts_freq': freq}) + '\n')
+    f.write(open(d + '/s.json').read())
+PY
+	i915_expect plain
+}
+
 @test "convert --raw-counters: i915 A/B/C deltas per context" {
 	$GEN_IGT --format A32u40_A4u32_B8_C8 --reports 60 -o "$T/f.rec" >"$T/man.json"
 	"$HWTRACE" convert --to-perfetto "$T/o.pftrace" -i "$T/f.rec" --raw-counters
