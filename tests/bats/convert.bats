@@ -165,13 +165,15 @@ PY
 	decode_raw "$T/h.pftrace" >/dev/null
 }
 
-@test "convert: stock perf CPU samples and COMMs become instants on thread tracks, in perf's times" {
+@test "convert: stock perf CPU samples, COMM and EXIT become instants on thread tracks, in perf's times" {
 	if ! /usr/bin/perf record -q -e cpu-clock -c 200000 -o "$T/cpu.data" -- \
 	     sh -c 'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done' >/dev/null 2>&1; then
 		skip "perf record does not work here"
 	fi
 	"$HWTRACE" convert --to-perfetto "$T/c.pftrace" -i "$T/cpu.data"
 	/usr/bin/perf script -i "$T/cpu.data" -F pid,tid,time,event --ns 2>/dev/null >"$T/perf.txt"
+	/usr/bin/perf script -i "$T/cpu.data" --show-task-events --ns 2>/dev/null | grep PERF_RECORD_ \
+		>"$T/tasks.txt"
 	$READ "$T/c.pftrace" >"$T/r.json"
 	python3 - "$T" <<'PY'
 import json, re, sys
@@ -187,6 +189,18 @@ assert want and samples == want, (len(samples), len(want))
 assert any(i['name'] == 'comm sh' for i in got['instants'])
 tid = str(want[0][1])
 assert got['threads'][tid]['name'] == 'sh'
+# task events at the times perf shows them (its COMM of a running task has none)
+task = {}
+for l in open(d + '/tasks.txt'):
+    m = re.search(r'(\d+)\.(\d+): PERF_RECORD_(COMM exec: (\S+?):|EXIT)', l)
+    if m and int(m[1]):
+        task.setdefault('comm ' + m[4] if m[4] else 'exit', []).append(
+            int(m[1]) * 10**9 + int(m[2]))
+mine = {}
+for i in got['instants']:
+    if i['cat'] == 'task':
+        mine.setdefault(i['name'], []).append(i['ts'])
+assert task and mine == task, (mine, task)
 PY
 	decode_raw "$T/c.pftrace" >/dev/null
 	grep -q '"sh"' "$T/raw.txt"
