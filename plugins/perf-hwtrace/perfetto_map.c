@@ -13,7 +13,7 @@ const struct pf_map pf_maps[] = {
 		.type = "i915_oa_report", .group = "i915 OA",
 		.time_field = "ts", .time_wrap_bits = 32,
 		.freq_priv = HWT_I915_OA_PRIV_TS_FREQ,
-		.freq_type = "i915_oa_stream", .freq_field = "ts_freq",
+		.freq_type = "i915_oa_stream", .freq_field = "ts_freq", .freq_option = "ts-freq",
 		.values = {
 			{ PF_TICKS_NS, "dts", NULL, "GpuTime ctx {ctx}", PF_UNIT_NS },
 			{ PF_FIELD, "dticks", NULL, "GpuCoreClocks ctx {ctx}", PF_UNIT_COUNT },

@@ -65,6 +65,7 @@ struct pf_value {
  * @freq_priv:	AUXTRACE_INFO priv word with the tick frequency (0: none)
  * @freq_type:	else the summary record type that says it (first pass) ...
  * @freq_field:	... and its field
+ * @freq_option: the decoder option that gives it (named when it is missing)
  * @select_type: PF_SELECTED: the summary record type whose records pick the keys
  * @select_field: ... and their key field
  * @key_field:	the record's own key field, compared with those
@@ -77,6 +78,7 @@ struct pf_map {
 	unsigned time_wrap_bits;
 	unsigned freq_priv;
 	const char *freq_type, *freq_field;
+	const char *freq_option;
 	const char *select_type, *select_field;
 	const char *key_field;
 	struct pf_value values[PF_MAX_VALUES];

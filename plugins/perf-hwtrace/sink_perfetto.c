@@ -398,8 +398,8 @@ static bool record_time(struct perfetto_sink *s, const struct map_rt *rt,
 	if (!st || !st->freq) {
 		if (!s->warned_freq)
 			fprintf(stderr, "perf hwtrace convert: %s: the tick frequency is unknown "
-				"(give it with the decoder's option): its records are left out\n",
-				rt->m->type);
+				"(give it with --%s): its records are left out\n", rt->m->type,
+				rt->m->freq_option ? rt->m->freq_option : "?");
 		s->warned_freq = true;
 		return false;
 	}

@@ -252,6 +252,13 @@ PY
 	[ "$status" -eq 0 ] && [[ "$output" == *"no tracks for the hottest units"* ]]
 	$READ "$T/h.pftrace" | grep -q 'epoch total count'
 	! $READ "$T/h.pftrace" | grep -q 'hot unit' || false
+	# an IGT file on a pipe: its frequency is in the payload, given here or said missing
+	$GEN_IGT --reports 40 -o "$T/f.rec" >"$T/man.json"
+	run "$HWTRACE" convert --to-perfetto "$T/o.pftrace" -i - <"$T/f.rec"
+	[ "$status" -eq 1 ] && [[ "$output" == *"tick frequency is unknown (give it with --ts-freq)"* ]]
+	run "$HWTRACE" convert --to-perfetto "$T/o.pftrace" -i - --ts-freq 12000000 <"$T/f.rec"
+	[ "$status" -eq 0 ]
+	$READ "$T/o.pftrace" | grep -q 'GpuTime ctx 0x10'
 	run "$HWTRACE" --list-cmds
 	[[ "$output" == *convert* ]]
 	run "$HWTRACE" convert --list-opts
