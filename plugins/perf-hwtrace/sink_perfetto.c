@@ -95,11 +95,16 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h * 0xff51afd7ed558ccdull;
 }
 
-static uint64_t str_hash(uint64_t h, const char *s)
+static uint64_t mem_hash(uint64_t h, const char *s, size_t n)
 {
-	while (s && *s)
+	while (n--)
 		h = (h ^ (uint8_t)*s++) * 0x100000001b3ull;
 	return mix(h, 0x5a);
+}
+
+static uint64_t str_hash(uint64_t h, const char *s)
+{
+	return mem_hash(h, s ? s : "", s ? strlen(s) : 0);
 }
 
 /* The entry for @key; *@isnew says whether it was just made (id assigned). */
@@ -527,11 +532,8 @@ static struct map_rt *map_of(struct perfetto_sink *s, const struct hwt_record_ty
 static uint64_t intern(struct perfetto_sink *s, const char *str, size_t len, bool category,
 		       bool *isnew)
 {
-	char buf[64];
-	struct entry *e;
+	struct entry *e = lookup(s, mem_hash(category ? 0x6361 : 0x6e61, str, len), isnew);
 
-	snprintf(buf, sizeof(buf), "%.*s", (int)len, str);
-	e = lookup(s, str_hash(category ? 0x6361 : 0x6e61, buf), isnew);
 	return e ? e->id : 0;
 }
 
