@@ -27,6 +27,7 @@ int cmd_top(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_exporter(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
 
 /* The one-line summary of verb @name (main.c's verb list), or NULL. */
 const char *command__summary(const char *name);

@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{ "list", cmd_list, "list sysfs PMUs, their events and format terms" },
 	{ "stat", cmd_stat, "count sysfs PMU events system-wide" },
 	{ "exporter", cmd_exporter, "serve DRM client usage and PMU counts to Prometheus" },
+	{ "convert", cmd_convert, "decoded records and CPU samples as a Perfetto trace" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -51,6 +51,7 @@ value_of() {
 	--size) echo 64K ;;
 	--auxtrace-type) echo 7 ;;
 	--manifest) echo "$T/man.txt" ;;
+	--to-perfetto) echo "$T/out.pftrace" ;;
 	--threshold | --range-size) echo 1 ;;
 	--pmu-type) echo 42 ;;
 	--counters) echo 64 ;;
@@ -112,7 +113,7 @@ value_of() {
 
 @test "help lists exactly the options the parser takes, and so does the man page" {
 	local verb want
-	[ "$(verbs | wc -l)" -eq 10 ]
+	[ "$(verbs | wc -l)" -eq 11 ]
 	for verb in $(verbs); do
 		want=$("$HWTRACE" "$verb" --list-opts | tr ' ' '\n' | grep . | sort -u)
 		got=$("$HWTRACE" "$verb" --help | grep -oE '^ +(-., )?--[a-z0-9-]+' |
