@@ -59,6 +59,24 @@ const struct hwt_record_type hwt_rt_i915_oa_lost = {
 	.kind = HWT_RK_DATA,
 };
 
+static const struct hwt_field device_fields[] = {
+	HWT_FIELD(struct hwt_i915_oa_device, devid, HWT_FT_U32, HWT_FH_HEX),
+	HWT_FIELD(struct hwt_i915_oa_device, gen, HWT_FT_U32, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_device, ts_freq, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_device, metric_set, HWT_FT_STR, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_device, uuid, HWT_FT_STR, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_device, topology_size, HWT_FT_U32, HWT_FH_DEC),
+};
+
+const struct hwt_record_type hwt_rt_i915_oa_device = {
+	.name = "i915_oa_device",
+	.id = 3005,
+	.fields = device_fields,
+	.nfields = sizeof(device_fields) / sizeof(device_fields[0]),
+	.dump_fmt = ". OA device {devid:x} gen {gen} metric set {metric_set} {uuid}",
+	.kind = HWT_RK_FRAMING,
+};
+
 static const struct hwt_field context_fields[] = {
 	HWT_FIELD(struct hwt_i915_oa_context, ctx, HWT_FT_U32, HWT_FH_HEX),
 	HWT_FIELD(struct hwt_i915_oa_context, reports, HWT_FT_U64, HWT_FH_DEC),
@@ -117,6 +135,9 @@ struct oa_state {
 	struct hwt_igt_correlation *corr;
 	uint32_t ncorr, corr_cap;
 	char metric_set[256];
+	char uuid[40];
+	struct hwt_i915_oa_device dev;
+	uint8_t *topology;
 	struct hwt_i915_oa_stream st;
 	uint32_t warned_unknown, warned_size, warned_nofmt;
 	const struct hwt_emit *emit;
@@ -326,6 +347,12 @@ static void device_info(struct oa_state *s, const uint8_t *body, size_t n, uint6
 	s->st.source = 1;
 	s->devid = s->st.devid = di.device_id;
 	memcpy(s->metric_set, di.metric_set_name, sizeof(s->metric_set));
+	memcpy(s->uuid, di.metric_set_uuid, sizeof(s->uuid));
+	s->dev.devid = di.device_id;
+	s->dev.revision = di.device_revision;
+	s->dev.ts_freq = di.timestamp_frequency;
+	s->dev.gt_min = di.gt_min_frequency;
+	s->dev.gt_max = di.gt_max_frequency;
 	if (!s->freq_given)
 		s->ts_freq = s->st.ts_freq = di.timestamp_frequency;
 	if (!s->gen_given) {
@@ -351,6 +378,29 @@ static void device_info(struct oa_state *s, const uint8_t *body, size_t n, uint6
 		return;
 	}
 	set_format(s, di.oa_format);
+}
+
+/* tell the metrics computer what the recording says of its device */
+static void emit_device(struct oa_state *s, uint64_t off)
+{
+	s->dev.gen = s->gen;
+	s->dev.metric_set = s->metric_set;
+	s->dev.uuid = s->uuid;
+	hwt_emit__record(s->emit, &hwt_rt_i915_oa_device, &s->dev, off);
+}
+
+static void topology(struct oa_state *s, const uint8_t *body, size_t n, uint64_t off)
+{
+	uint8_t *t = realloc(s->topology, n);
+
+	s->diag->bytes.decoded += n;
+	if (!t)
+		return;
+	memcpy(t, body, n);
+	s->topology = t;
+	s->dev.topology = t;
+	s->dev.topology_size = (uint32_t)n;
+	emit_device(s, off);
 }
 
 static void on_record(void *ctx, uint32_t type, const uint8_t *body, size_t n, uint64_t off)
@@ -392,9 +442,10 @@ static void on_record(void *ctx, uint32_t type, const uint8_t *body, size_t n, u
 		return;
 	case IGT_PERF_RECORD_DEVICE_INFO:
 		device_info(s, body, n, off);
+		emit_device(s, off);
 		return;
 	case IGT_PERF_RECORD_TOPOLOGY:
-		diag->bytes.decoded += n;
+		topology(s, body, n, off);
 		return;
 	case IGT_PERF_RECORD_CORRELATION:
 		if (n != 16) {
@@ -478,6 +529,7 @@ static void oa_free(void *state)
 		return;
 	hwt_i915_oa_accum__exit(&s->acc);
 	free(s->corr);
+	free(s->topology);
 	free(s);
 }
 

@@ -71,6 +71,25 @@ struct hwt_i915_oa_context {
 	uint64_t cpu_end;
 };
 
+/*
+ * What the recording says of its device (record type "i915_oa_device",
+ * framing: only -D shows it).  Emitted at IGT's DEVICE_INFO and TOPOLOGY
+ * records, for the metrics computer; @topology is IGT's copy of
+ * drm_i915_query_topology_info, NULL until seen.
+ */
+struct hwt_i915_oa_device {
+	uint32_t devid;
+	uint32_t revision;
+	uint32_t gen;
+	uint64_t ts_freq;
+	uint64_t gt_min;
+	uint64_t gt_max;
+	const char *metric_set;
+	const char *uuid;
+	const void *topology;
+	uint32_t topology_size;
+};
+
 /* Per-stream summary (record type "i915_oa_stream", report only). */
 struct hwt_i915_oa_stream {
 	uint32_t source;	/* 0 raw stream, 1 IGT recording, 2 perf.data */

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * i915_perf_lib.c - load IGT's libi915_perf (intel-gpu-tools) at run time.
+ *
+ * The library holds the equations of every metric set IGT knows, generated
+ * from Intel's metric XML files.  It is loaded the first time a metrics
+ * computer starts, never by the decoder itself: without it everything but
+ * --metrics works, and --metrics says why it has none.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "i915_perf_lib.h"
+
+/* the soname of intel-gpu-tools 1.27 (Debian bookworm's libi915-perf) */
+#define I915_PERF_SONAME "libi915_perf.so.1.5"
+
+static struct {
+	pthread_once_t once;
+	bool ok;
+	char why[256];
+	struct igt_perf *(*for_devinfo)(uint32_t, uint32_t, uint64_t, uint64_t, uint64_t,
+					const void *);
+	void (*free)(struct igt_perf *);
+} lib = { .once = PTHREAD_ONCE_INIT };
+
+static void load(void)
+{
+	void *h = dlopen(I915_PERF_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		snprintf(lib.why, sizeof(lib.why), "cannot load %s (intel-gpu-tools 1.27): %s",
+			 I915_PERF_SONAME, dlerror());
+		return;
+	}
+	*(void **)&lib.for_devinfo = dlsym(h, "intel_perf_for_devinfo");
+	*(void **)&lib.free = dlsym(h, "intel_perf_free");
+	/* 1.27 has the accumulator API; older ones took devinfo, not perf, in the equations */
+	if (!lib.for_devinfo || !lib.free || !dlsym(h, "intel_perf_accumulate_reports")) {
+		snprintf(lib.why, sizeof(lib.why), "%s lacks intel_perf_for_devinfo/"
+			 "intel_perf_accumulate_reports: not the 1.27 ABI", I915_PERF_SONAME);
+		dlclose(h);
+		return;
+	}
+	lib.ok = true;
+}
+
+bool hwt_i915_perf__open(char *why, size_t n)
+{
+	pthread_once(&lib.once, load);
+	if (!lib.ok)
+		snprintf(why, n, "%s", lib.why);
+	return lib.ok;
+}
+
+struct igt_perf *hwt_i915_perf__for_devinfo(uint32_t devid, uint32_t revision,
+					    uint64_t ts_freq, uint64_t gt_min, uint64_t gt_max,
+					    const void *topology)
+{
+	return lib.ok ? lib.for_devinfo(devid, revision, ts_freq, gt_min, gt_max, topology) : NULL;
+}
+
+void hwt_i915_perf__free(struct igt_perf *perf)
+{
+	if (perf && lib.ok)
+		lib.free(perf);
+}
+
+#define SET_OF(l) ((const struct igt_metric_set *)((const char *)(l) - \
+			offsetof(struct igt_metric_set, link)))
+
+const struct igt_metric_set *hwt_i915_perf__find_set(const struct igt_perf *perf,
+						     const char *name)
+{
+	const struct igt_list_head *head = &perf->metric_sets;
+
+	for (const struct igt_list_head *l = head->next; l && l != head; l = l->next) {
+		const struct igt_metric_set *s = SET_OF(l);
+
+		if ((s->symbol_name && !strcmp(s->symbol_name, name)) ||
+		    (s->hw_config_guid && !strcmp(s->hw_config_guid, name)))
+			return s;
+	}
+	return NULL;
+}
+
+bool hwt_i915_perf__set_sane(const struct igt_metric_set *set)
+{
+	if (set->n_counters <= 0 || set->n_counters > 4096 || !set->counters)
+		return false;
+	for (int i = 0; i < set->n_counters; i++) {
+		const struct igt_counter *c = &set->counters[i];
+
+		if (c->metric_set != set || !c->symbol_name || c->storage > IGT_STORAGE_BOOL32 ||
+		    !c->read_uint64)
+			return false;
+	}
+	return set->gpu_time_offset >= 0 && set->gpu_time_offset < IGT_PERF_MAX_DELTAS &&
+	       set->c_offset >= 0 && set->c_offset + 8 <= IGT_PERF_MAX_DELTAS;
+}
