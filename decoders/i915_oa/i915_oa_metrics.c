@@ -43,6 +43,7 @@ struct met {
 	const struct igt_metric_set *set;
 	struct hwt_metric_def *defs;
 	double *vals;
+	uint64_t *uvals;
 	struct hwt_metrics m;
 	uint64_t d[IGT_PERF_MAX_DELTAS];
 	uint32_t prev_ctx;
@@ -107,7 +108,8 @@ static bool start(struct met *m)
 	}
 	m->defs = calloc(s->n_counters, sizeof(*m->defs));
 	m->vals = calloc(s->n_counters, sizeof(*m->vals));
-	if (!m->defs || !m->vals) {
+	m->uvals = calloc(s->n_counters, sizeof(*m->uvals));
+	if (!m->defs || !m->vals || !m->uvals) {
 		fail(m, "out of memory", "");
 		return false;
 	}
@@ -117,10 +119,12 @@ static bool start(struct met *m)
 		m->defs[i].name = c->symbol_name;
 		m->defs[i].unit = c->unit < sizeof(units) / sizeof(units[0]) ? units[c->unit] : "";
 		m->defs[i].desc = c->desc;
+		m->defs[i].integer = c->storage != IGT_STORAGE_DOUBLE &&
+				     c->storage != IGT_STORAGE_FLOAT;
 	}
 	m->set = s;
 	m->m = (struct hwt_metrics){ .set = s->symbol_name, .defs = m->defs, .vals = m->vals,
-				     .n = (uint32_t)s->n_counters };
+				     .uvals = m->uvals, .n = (uint32_t)s->n_counters };
 	return true;
 }
 
@@ -134,7 +138,7 @@ static void eval(struct met *m, uint64_t *d)
 		if (c->storage == IGT_STORAGE_DOUBLE || c->storage == IGT_STORAGE_FLOAT)
 			m->vals[i] = c->read_float(m->perf, s, d);
 		else
-			m->vals[i] = (double)c->read_uint64(m->perf, s, d);
+			m->vals[i] = (double)(m->uvals[i] = c->read_uint64(m->perf, s, d));
 	}
 }
 
@@ -243,6 +247,7 @@ static void met_free(void *state)
 	hwt_i915_perf__free(m->perf);
 	free(m->defs);
 	free(m->vals);
+	free(m->uvals);
 	free(m->ctxs);
 	free(m);
 }
