@@ -99,7 +99,13 @@ static bool start(struct met *m)
 	}
 	s = *name ? hwt_i915_perf__find_set(m->perf, name) : NULL;
 	if (!s) {
-		fail(m, "metric set unknown for this device (--metric-set NAME): ", name);
+		char names[4096];
+
+		hwt_i915_perf__set_names(m->perf, names, sizeof(names));
+		m->failed = true;
+		hwt_diag__warn(m->diag, 0, "i915 metrics", "no metrics: metric set '%s' is unknown "
+			       "for device 0x%x; --metric-set NAME, valid:%s", name, m->dev.devid,
+			       names);
 		return false;
 	}
 	if (!hwt_i915_perf__set_sane(s)) {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "i915_perf_lib.h"
+#include "i915_oa_internal.h"
 
 /* the soname of intel-gpu-tools 1.27 (Debian bookworm's libi915-perf) */
 #define I915_PERF_SONAME "libi915_perf.so.1.5"
@@ -99,4 +100,58 @@ bool hwt_i915_perf__set_sane(const struct igt_metric_set *set)
 	}
 	return set->gpu_time_offset >= 0 && set->gpu_time_offset < IGT_PERF_MAX_DELTAS &&
 	       set->c_offset >= 0 && set->c_offset + 8 <= IGT_PERF_MAX_DELTAS;
+}
+
+/*
+ * A full topology (1 slice, 6 subslices of 16 EUs; drm_i915_query_topology_info
+ * layout): enough for the library to build a platform's metric sets when
+ * only names are wanted, never for values.
+ */
+static const void *names_topology(void)
+{
+	static uint64_t t[8];
+	uint8_t *b = (uint8_t *)t;
+	uint16_t hdr[8] = { 0, 1, 6, 16, 1, 1, 2, 2 };
+
+	memcpy(b, hdr, sizeof(hdr));
+	b[16] = 1;
+	b[17] = 0x3f;
+	memset(b + 18, 0xff, 12);
+	return t;
+}
+
+bool hwt_i915_perf__set_known(const char *name)
+{
+	char why[256];
+	bool found = false;
+
+	if (!hwt_i915_perf__open(why, sizeof(why)))
+		return true;	/* cannot tell: the metrics computer will say why */
+	for (uint32_t devid = 0; devid <= 0xffff && !found; devid++) {
+		struct igt_perf *p;
+
+		/* one device id per graphics version and DG2 part is enough */
+		if (!hwt_i915_oa__gen_for_devid(devid) || (devid != 0x56a0 && devid != 0x56a5 &&
+		    devid != 0x56b0 && hwt_i915_oa__gen_for_devid(devid - 1)))
+			continue;
+		p = hwt_i915_perf__for_devinfo(devid, 0, 12000000, 300000000, 1100000000,
+					       names_topology());
+		if (!p)
+			continue;
+		found = hwt_i915_perf__find_set(p, name) != NULL;
+		hwt_i915_perf__free(p);
+	}
+	return found;
+}
+
+size_t hwt_i915_perf__set_names(const struct igt_perf *perf, char *buf, size_t n)
+{
+	const struct igt_list_head *head = &perf->metric_sets;
+	size_t len = 0;
+
+	if (n)
+		buf[0] = 0;
+	for (const struct igt_list_head *l = head->next; l && l != head && len < n; l = l->next)
+		len += (size_t)snprintf(buf + len, n - len, " %s", SET_OF(l)->symbol_name);
+	return len;
 }

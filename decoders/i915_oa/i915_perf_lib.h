@@ -92,4 +92,10 @@ const struct igt_metric_set *hwt_i915_perf__find_set(const struct igt_perf *perf
 /* false when @set's counters do not look like the declared ABI */
 bool hwt_i915_perf__set_sane(const struct igt_metric_set *set);
 
+/* whether some platform libi915_perf knows has metric set @name (true if unloadable) */
+bool hwt_i915_perf__set_known(const char *name);
+
+/* " Name1 Name2 ..." of @perf's metric sets in @buf (truncated to @n) */
+size_t hwt_i915_perf__set_names(const struct igt_perf *perf, char *buf, size_t n);
+
 #endif
