@@ -263,4 +263,5 @@ const struct hwt_metrics_ops hwt_i915_oa_metrics = {
 	.record = met_record,
 	.group = met_group,
 	.free = met_free,
+	.known = hwt_i915_perf__counter_known,
 };

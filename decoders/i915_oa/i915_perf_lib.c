@@ -120,17 +120,19 @@ static const void *names_topology(void)
 	return t;
 }
 
-bool hwt_i915_perf__set_known(const char *name)
+/*
+ * Build each platform libi915_perf knows (one device id per graphics version
+ * and DG2 part) until @fn returns non-NULL; that is returned.
+ */
+static const char *each_platform(const char *(*fn)(const struct igt_perf *p, const char *name,
+						   size_t len),
+				 const char *name, size_t len)
 {
-	char why[256];
-	bool found = false;
+	const char *found = NULL;
 
-	if (!hwt_i915_perf__open(why, sizeof(why)))
-		return true;	/* cannot tell: the metrics computer will say why */
 	for (uint32_t devid = 0; devid <= 0xffff && !found; devid++) {
 		struct igt_perf *p;
 
-		/* one device id per graphics version and DG2 part is enough */
 		if (!hwt_i915_oa__gen_for_devid(devid) || (devid != 0x56a0 && devid != 0x56a5 &&
 		    devid != 0x56b0 && hwt_i915_oa__gen_for_devid(devid - 1)))
 			continue;
@@ -138,10 +140,53 @@ bool hwt_i915_perf__set_known(const char *name)
 					       names_topology());
 		if (!p)
 			continue;
-		found = hwt_i915_perf__find_set(p, name) != NULL;
+		found = fn(p, name, len);
 		hwt_i915_perf__free(p);
 	}
 	return found;
+}
+
+static const char *has_set(const struct igt_perf *p, const char *name, size_t len)
+{
+	const struct igt_metric_set *s = hwt_i915_perf__find_set(p, name);
+
+	return s ? s->symbol_name : NULL;
+}
+
+/* symbol names are string literals of the library, which stays loaded */
+static const char *has_counter(const struct igt_perf *p, const char *name, size_t len)
+{
+	const struct igt_list_head *head = &p->metric_sets;
+
+	for (const struct igt_list_head *l = head->next; l && l != head; l = l->next) {
+		const struct igt_metric_set *s = SET_OF(l);
+
+		for (int i = 0; i < s->n_counters; i++) {
+			const char *sym = s->counters[i].symbol_name;
+
+			if (sym && !strncmp(sym, name, len) && !sym[len])
+				return sym;
+		}
+	}
+	return NULL;
+}
+
+bool hwt_i915_perf__set_known(const char *name)
+{
+	char why[256];
+
+	if (!hwt_i915_perf__open(why, sizeof(why)))
+		return true;	/* cannot tell: the metrics computer will say why */
+	return each_platform(has_set, name, strlen(name)) != NULL;
+}
+
+const char *hwt_i915_perf__counter_known(const char *name, size_t len)
+{
+	char why[256];
+
+	if (!hwt_i915_perf__open(why, sizeof(why)))
+		return NULL;
+	return each_platform(has_counter, name, len);
 }
 
 size_t hwt_i915_perf__set_names(const struct igt_perf *perf, char *buf, size_t n)
