@@ -39,6 +39,7 @@ struct met {
 	struct hwt_i915_oa_device dev;	/* perf.data: from AUXTRACE_INFO */
 	char set_name[256];
 	bool have_dev, failed;
+	bool groups_only;	/* report: no per-report values */
 	struct igt_perf *perf;
 	const struct igt_metric_set *set;
 	struct hwt_metric_def *defs;
@@ -66,6 +67,7 @@ static void *met_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 		return NULL;
 	m->diag = diag;
 	m->want = hwt_aux_ctx__opt(ctx, "metric-set");
+	m->groups_only = ctx->metrics_groups_only;
 	if (!ctx->raw && ctx->npriv > HWT_I915_OA_PRIV_TS_FREQ) {
 		m->dev.devid = (uint32_t)ctx->priv[HWT_I915_OA_PRIV_DEVID];
 		m->dev.gen = (uint32_t)ctx->priv[HWT_I915_OA_PRIV_GEN];
@@ -218,11 +220,13 @@ static const struct hwt_metrics *met_record(void *state, const struct hwt_record
 		struct ctx_sum *c = m->have_prev ? ctx_sum(m, m->prev_ctx) : NULL;
 
 		deltas(m->set, r, m->d);
-		eval(m, m->d);
 		if (c)
 			for (int i = 0; i < IGT_PERF_MAX_DELTAS; i++)
 				c->d[i] += m->d[i];
-		out = &m->m;
+		if (!m->groups_only) {
+			eval(m, m->d);
+			out = &m->m;
+		}
 	}
 	m->prev_ctx = key;
 	m->have_prev = true;

@@ -447,7 +447,7 @@ void field_fmt__metric_value(struct out *o, const struct hwt_metrics *m, uint32_
 	double val = m->vals[i];
 
 	if (m->uvals && m->defs[i].integer)
-		out__printf(o, "%llu", (unsigned long long)m->uvals[i]);
+		out__u64(o, m->uvals[i]);
 	else if (isnan(val) || isinf(val))
 		out__puts(o, st == FS_JSON ? "null" : "-");
 	else
