@@ -33,6 +33,7 @@ static const struct hwt_field report_fields[] = {
 	OPT_VEC(struct hwt_i915_oa_report, da, na, has_delta),
 	OPT_VEC(struct hwt_i915_oa_report, db, nb, has_delta),
 	OPT_VEC(struct hwt_i915_oa_report, dc, nc, has_delta),
+	HWT_FIELD_OPT(struct hwt_i915_oa_report, time, HWT_FT_U64, HWT_FH_DEC, has_time),
 };
 
 const struct hwt_record_type hwt_rt_i915_oa_report = {
@@ -134,6 +135,8 @@ struct oa_state {
 	struct hwt_i915_oa_delta d;
 	struct hwt_igt_correlation *corr;
 	uint32_t ncorr, corr_cap;
+	uint32_t corr_cur;		/* bracket of the last report's time */
+	uint64_t corr_seen;		/* file offset past the last point taken */
 	char metric_set[256];
 	char uuid[40];
 	struct hwt_i915_oa_device dev;
@@ -281,6 +284,82 @@ static bool known(void *ctx, uint32_t type, size_t n)
 	return false;
 }
 
+static void add_corr(struct oa_state *s, const uint8_t *body, uint64_t off)
+{
+	if (off < s->corr_seen)
+		return;		/* taken by the look-ahead already */
+	s->corr_seen = off + 1;
+	if (s->ncorr == s->corr_cap && s->corr_cap < MAX_CORR) {
+		uint32_t cap = s->corr_cap ? s->corr_cap * 2 : 16;
+		void *p = realloc(s->corr, cap * sizeof(*s->corr));
+
+		if (p) {
+			s->corr = p;
+			s->corr_cap = cap;
+		}
+	}
+	if (s->ncorr < s->corr_cap) {
+		memcpy(&s->corr[s->ncorr].cpu_ts, body, 8);
+		memcpy(&s->corr[s->ncorr].gpu_ts, body + 8, 8);
+		s->ncorr++;
+	}
+}
+
+/*
+ * IGT's recorder writes a correlation point after each read of the OA
+ * buffer, so a report's bracketing points follow it in the file.  Before
+ * walking a piece, take the points it holds (a plain header walk that
+ * stops at anything odd; the real walk reports that), so that reports
+ * interpolate between the points around them as i915-perf-reader does.
+ */
+static void look_ahead(struct oa_state *s, const uint8_t *p, size_t n, uint64_t off)
+{
+	for (size_t pos = 0; pos + 8 <= n;) {
+		uint32_t type;
+		uint16_t pad, size;
+
+		memcpy(&type, p + pos, 4);
+		memcpy(&pad, p + pos + 4, 2);
+		memcpy(&size, p + pos + 6, 2);
+		if (pad || size < 8 || size > n - pos)
+			return;
+		if (type == IGT_PERF_RECORD_CORRELATION && size == 24)
+			add_corr(s, p + pos + 8, off + pos + 8);
+		pos += size;
+	}
+}
+
+static bool ts_shifted(const struct oa_state *s)
+{
+	return s->fmt && !s->fmt->hdr64 && s->gen >= 1250 && s->gen < 1300;
+}
+
+static uint64_t ts_mask(const struct oa_state *s)
+{
+	return !s->fmt || s->fmt->hdr64 ? ~0ull : ts_shifted(s) ? 0x7fffffffull : 0xffffffffull;
+}
+
+/* a report's CPU time: the bracket of the last report first, then all */
+static bool cpu_time(struct oa_state *s, uint64_t ts, uint64_t *cpu)
+{
+	uint32_t sh = ts_shifted(s), i = s->corr_cur;
+	uint64_t mask = ts_mask(s);
+
+	if (s->ncorr < 2)
+		return false;
+	for (; i + 1 < s->ncorr; i++) {
+		uint64_t g0 = (s->corr[i].gpu_ts >> sh) & mask, g1 = (s->corr[i + 1].gpu_ts >> sh) & mask;
+
+		if (ts < g0)
+			break;
+		if (ts < g1) {
+			s->corr_cur = i;
+			return hwt_igt__gpu_to_cpu(s->corr + i, 2, ts, mask, sh, cpu);
+		}
+	}
+	return hwt_igt__gpu_to_cpu(s->corr, s->ncorr, ts, mask, sh, cpu);
+}
+
 static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t off)
 {
 	struct hwt_i915_oa_report r;
@@ -330,6 +409,7 @@ static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t o
 		.has_delta = s->d.valid, .dts = s->d.dts, .dticks = s->d.dticks,
 		.da = s->d.da, .db = s->d.db, .dc = s->d.dc,
 	};
+	r.has_time = cpu_time(s, v->ts, &r.time);
 	hwt_emit__record(s->emit, &hwt_rt_i915_oa_report, &r, off);
 }
 
@@ -455,20 +535,7 @@ static void on_record(void *ctx, uint32_t type, const uint8_t *body, size_t n, u
 		}
 		diag->bytes.decoded += n;
 		s->st.correlations++;
-		if (s->ncorr == s->corr_cap && s->corr_cap < MAX_CORR) {
-			uint32_t cap = s->corr_cap ? s->corr_cap * 2 : 16;
-			void *p = realloc(s->corr, cap * sizeof(*s->corr));
-
-			if (p) {
-				s->corr = p;
-				s->corr_cap = cap;
-			}
-		}
-		if (s->ncorr < s->corr_cap) {
-			memcpy(&s->corr[s->ncorr].cpu_ts, body, 8);
-			memcpy(&s->corr[s->ncorr].gpu_ts, body + 8, 8);
-			s->ncorr++;
-		}
+		add_corr(s, body, off + 8);
 		return;
 	}
 	s->st.unknown_records++;
@@ -485,6 +552,7 @@ static size_t oa_decode(void *state, const struct hwt_chunk *chunk, const struct
 
 	s->emit = emit;
 	s->diag = emit->diag;
+	look_ahead(s, chunk->data, chunk->size, chunk->file_offset);
 	return hwt_i915_stream__walk(chunk->data, chunk->size, chunk->file_offset, chunk->last,
 				     &w, emit->diag);
 }
@@ -492,8 +560,8 @@ static size_t oa_decode(void *state, const struct hwt_chunk *chunk, const struct
 static void oa_finish(void *state, const struct hwt_emit *emit)
 {
 	struct oa_state *s = state;
-	bool shift = s->fmt && !s->fmt->hdr64 && s->gen >= 1250 && s->gen < 1300;
-	uint64_t mask = !s->fmt || s->fmt->hdr64 ? ~0ull : shift ? 0x7fffffffull : 0xffffffffull;
+	bool shift = ts_shifted(s);
+	uint64_t mask = ts_mask(s);
 
 	hwt_emit__record(emit, &hwt_rt_i915_oa_stream, &s->st, 0);
 	if (!s->acc_ready)

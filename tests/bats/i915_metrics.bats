@@ -161,3 +161,42 @@ PY
 	[ "$(grep -c '"type":"i915_oa_report"' <<< "$output")" -eq 9 ]
 	[[ "$output" != *'"metrics"'* ]]
 }
+
+@test "CPU time per report: equals i915-perf-reader's Time: CPU= ends of every timeline" {
+	local fmt
+	# not DG2: i915-perf-reader 1.27 interpolates Gfx12.5's shifted OA
+	# timestamps against unshifted correlation timestamps (its CPU times
+	# there are about half); hwtrace shifts the correlation points too
+	for fmt in A32u40_A4u32_B8_C8 A45_B8_C8 SKL_A32u40_A4u32_B8_C8; do
+		$GEN --format "$fmt" --reports 30 -o "$T/f.igt" > /dev/null
+		"$READER" -c GpuTime "$T/f.igt" > "$T/igt.txt"
+		run "$HWTRACE" script --json -F ts,time -i "$T/f.igt"
+		[ "$status" -eq 0 ]
+		echo "$output" > "$T/ours.json"
+		run "$HWTRACE" script -F time -i "$T/f.igt"
+		[ "$status" -eq 0 ]
+		echo "$output" > "$T/ours.txt"
+		python3 - "$T" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+ours = [json.loads(l) for l in open(d + '/ours.json') if '"i915_oa_report"' in l]
+times = [r['time'] for r in ours]
+assert all(a <= b for a, b in zip(times, times[1:])), 'times go backwards'
+by_ts = {}
+for r in ours:
+    by_ts.setdefault(r['ts'], set()).add(r['time'])
+n = 0
+for l in open(d + '/igt.txt'):
+    m = re.match(r'Time: CPU=0x([0-9a-f]+)-0x([0-9a-f]+) GPU=0x([0-9a-f]+)-0x([0-9a-f]+)', l)
+    if not m:
+        continue
+    c0, c1, g0, g1 = (int(x, 16) for x in m.groups())
+    assert by_ts[g0] == {c0} and by_ts[g1] == {c1}, (l, by_ts.get(g0), by_ts.get(g1))
+    n += 1
+assert n >= 1, n   # HSW has no contexts: one timeline
+# text: perf's secs.usecs
+txt = [l.split('time=')[1].strip() for l in open(d + '/ours.txt') if 'time=' in l]
+assert txt[0] == '%d.%06d' % (times[0] // 10**9, times[0] % 10**9 // 1000), (txt[0], times[0])
+PY
+	done
+}

@@ -50,6 +50,8 @@ struct hwt_i915_oa_report {
 	bool has_delta;
 	uint64_t dts, dticks;
 	const uint64_t *da, *db, *dc;
+	bool has_time;
+	uint64_t time;		/* CPU ns from IGT correlation points */
 };
 
 /* A lost record (record type "i915_oa_lost"); kind 0 report_lost, 1 buffer_lost. */
