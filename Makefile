@@ -22,7 +22,7 @@ HDR_DIRS  := decoders/include $(sort $(wildcard decoders/*/include))
 CPPFLAGS  += -DHWTRACE_VERSION=\"$(VERSION)\" -D_GNU_SOURCE $(addprefix -I,$(HDR_DIRS)) \
              -Idecoders/core -Idecoders
 ALL_CFLAGS = $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -MMD -MP
-LDLIBS    += -lzstd -lm
+LDLIBS    += -lzstd -lm -ldl -lpthread
 # the tool alone reads ELF build ids (record's BUILD_ID feature) and serves HTTP (exporter)
 TOOL_LDLIBS := -lelf -lmicrohttpd
 VERSION   := 0.1.0

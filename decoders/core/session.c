@@ -110,6 +110,7 @@ static struct stream_state *stream_new(struct session *ss, uint64_t offset)
 	st->s.ctx.nopts = ss->o->nopts;
 	st->s.ctx.no_summary = ss->o->no_summary;
 	st->s.ctx.summary_only = ss->o->summary_only;
+	st->s.ctx.metrics_groups_only = ss->o->metrics_groups_only;
 	ss->streams[ss->nstreams++] = st;
 	return st;
 }

@@ -5,7 +5,7 @@
 
 static const struct hwt_record_type *const record_types[] = {
 	&hwt_rt_i915_oa_report, &hwt_rt_i915_oa_lost, &hwt_rt_i915_oa_context,
-	&hwt_rt_i915_oa_stream, NULL,
+	&hwt_rt_i915_oa_stream, &hwt_rt_i915_oa_device, NULL,
 };
 
 const struct hwt_device hwt_device_i915_oa = {
@@ -18,4 +18,5 @@ const struct hwt_device hwt_device_i915_oa = {
 	.auxinfo = hwt_i915_oa__auxinfo,
 	.synth = &hwt_i915_oa_synth,
 	.options = hwt_i915_oa_options,
+	.metrics = &hwt_i915_oa_metrics,
 };

@@ -33,6 +33,7 @@ static const struct hwt_field report_fields[] = {
 	OPT_VEC(struct hwt_i915_oa_report, da, na, has_delta),
 	OPT_VEC(struct hwt_i915_oa_report, db, nb, has_delta),
 	OPT_VEC(struct hwt_i915_oa_report, dc, nc, has_delta),
+	HWT_FIELD_OPT(struct hwt_i915_oa_report, time, HWT_FT_U64, HWT_FH_DEC, has_time),
 };
 
 const struct hwt_record_type hwt_rt_i915_oa_report = {
@@ -57,6 +58,24 @@ const struct hwt_record_type hwt_rt_i915_oa_lost = {
 	.nfields = 1,
 	.dump_fmt = ". OA {kind}",
 	.kind = HWT_RK_DATA,
+};
+
+static const struct hwt_field device_fields[] = {
+	HWT_FIELD(struct hwt_i915_oa_device, devid, HWT_FT_U32, HWT_FH_HEX),
+	HWT_FIELD(struct hwt_i915_oa_device, gen, HWT_FT_U32, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_device, ts_freq, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_device, metric_set, HWT_FT_STR, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_device, uuid, HWT_FT_STR, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_device, topology_size, HWT_FT_U32, HWT_FH_DEC),
+};
+
+const struct hwt_record_type hwt_rt_i915_oa_device = {
+	.name = "i915_oa_device",
+	.id = 3005,
+	.fields = device_fields,
+	.nfields = sizeof(device_fields) / sizeof(device_fields[0]),
+	.dump_fmt = ". OA device {devid:x} gen {gen} metric set {metric_set} {uuid}",
+	.kind = HWT_RK_FRAMING,
 };
 
 static const struct hwt_field context_fields[] = {
@@ -116,7 +135,12 @@ struct oa_state {
 	struct hwt_i915_oa_delta d;
 	struct hwt_igt_correlation *corr;
 	uint32_t ncorr, corr_cap;
+	uint32_t corr_cur;		/* bracket of the last report's time */
+	uint64_t corr_seen;		/* file offset past the last point taken */
 	char metric_set[256];
+	char uuid[40];
+	struct hwt_i915_oa_device dev;
+	uint8_t *topology;
 	struct hwt_i915_oa_stream st;
 	uint32_t warned_unknown, warned_size, warned_nofmt;
 	const struct hwt_emit *emit;
@@ -260,6 +284,82 @@ static bool known(void *ctx, uint32_t type, size_t n)
 	return false;
 }
 
+static void add_corr(struct oa_state *s, const uint8_t *body, uint64_t off)
+{
+	if (off < s->corr_seen)
+		return;		/* taken by the look-ahead already */
+	s->corr_seen = off + 1;
+	if (s->ncorr == s->corr_cap && s->corr_cap < MAX_CORR) {
+		uint32_t cap = s->corr_cap ? s->corr_cap * 2 : 16;
+		void *p = realloc(s->corr, cap * sizeof(*s->corr));
+
+		if (p) {
+			s->corr = p;
+			s->corr_cap = cap;
+		}
+	}
+	if (s->ncorr < s->corr_cap) {
+		memcpy(&s->corr[s->ncorr].cpu_ts, body, 8);
+		memcpy(&s->corr[s->ncorr].gpu_ts, body + 8, 8);
+		s->ncorr++;
+	}
+}
+
+/*
+ * IGT's recorder writes a correlation point after each read of the OA
+ * buffer, so a report's bracketing points follow it in the file.  Before
+ * walking a piece, take the points it holds (a plain header walk that
+ * stops at anything odd; the real walk reports that), so that reports
+ * interpolate between the points around them as i915-perf-reader does.
+ */
+static void look_ahead(struct oa_state *s, const uint8_t *p, size_t n, uint64_t off)
+{
+	for (size_t pos = 0; pos + 8 <= n;) {
+		uint32_t type;
+		uint16_t pad, size;
+
+		memcpy(&type, p + pos, 4);
+		memcpy(&pad, p + pos + 4, 2);
+		memcpy(&size, p + pos + 6, 2);
+		if (pad || size < 8 || size > n - pos)
+			return;
+		if (type == IGT_PERF_RECORD_CORRELATION && size == 24)
+			add_corr(s, p + pos + 8, off + pos + 8);
+		pos += size;
+	}
+}
+
+static bool ts_shifted(const struct oa_state *s)
+{
+	return s->fmt && !s->fmt->hdr64 && s->gen >= 1250 && s->gen < 1300;
+}
+
+static uint64_t ts_mask(const struct oa_state *s)
+{
+	return !s->fmt || s->fmt->hdr64 ? ~0ull : ts_shifted(s) ? 0x7fffffffull : 0xffffffffull;
+}
+
+/* a report's CPU time: the bracket of the last report first, then all */
+static bool cpu_time(struct oa_state *s, uint64_t ts, uint64_t *cpu)
+{
+	uint32_t sh = ts_shifted(s), i = s->corr_cur;
+	uint64_t mask = ts_mask(s);
+
+	if (s->ncorr < 2)
+		return false;
+	for (; i + 1 < s->ncorr; i++) {
+		uint64_t g0 = (s->corr[i].gpu_ts >> sh) & mask, g1 = (s->corr[i + 1].gpu_ts >> sh) & mask;
+
+		if (ts < g0)
+			break;
+		if (ts < g1) {
+			s->corr_cur = i;
+			return hwt_igt__gpu_to_cpu(s->corr + i, 2, ts, mask, sh, cpu);
+		}
+	}
+	return hwt_igt__gpu_to_cpu(s->corr, s->ncorr, ts, mask, sh, cpu);
+}
+
 static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t off)
 {
 	struct hwt_i915_oa_report r;
@@ -309,6 +409,7 @@ static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t o
 		.has_delta = s->d.valid, .dts = s->d.dts, .dticks = s->d.dticks,
 		.da = s->d.da, .db = s->d.db, .dc = s->d.dc,
 	};
+	r.has_time = cpu_time(s, v->ts, &r.time);
 	hwt_emit__record(s->emit, &hwt_rt_i915_oa_report, &r, off);
 }
 
@@ -326,6 +427,12 @@ static void device_info(struct oa_state *s, const uint8_t *body, size_t n, uint6
 	s->st.source = 1;
 	s->devid = s->st.devid = di.device_id;
 	memcpy(s->metric_set, di.metric_set_name, sizeof(s->metric_set));
+	memcpy(s->uuid, di.metric_set_uuid, sizeof(s->uuid));
+	s->dev.devid = di.device_id;
+	s->dev.revision = di.device_revision;
+	s->dev.ts_freq = di.timestamp_frequency;
+	s->dev.gt_min = di.gt_min_frequency;
+	s->dev.gt_max = di.gt_max_frequency;
 	if (!s->freq_given)
 		s->ts_freq = s->st.ts_freq = di.timestamp_frequency;
 	if (!s->gen_given) {
@@ -351,6 +458,29 @@ static void device_info(struct oa_state *s, const uint8_t *body, size_t n, uint6
 		return;
 	}
 	set_format(s, di.oa_format);
+}
+
+/* tell the metrics computer what the recording says of its device */
+static void emit_device(struct oa_state *s, uint64_t off)
+{
+	s->dev.gen = s->gen;
+	s->dev.metric_set = s->metric_set;
+	s->dev.uuid = s->uuid;
+	hwt_emit__record(s->emit, &hwt_rt_i915_oa_device, &s->dev, off);
+}
+
+static void topology(struct oa_state *s, const uint8_t *body, size_t n, uint64_t off)
+{
+	uint8_t *t = realloc(s->topology, n);
+
+	s->diag->bytes.decoded += n;
+	if (!t)
+		return;
+	memcpy(t, body, n);
+	s->topology = t;
+	s->dev.topology = t;
+	s->dev.topology_size = (uint32_t)n;
+	emit_device(s, off);
 }
 
 static void on_record(void *ctx, uint32_t type, const uint8_t *body, size_t n, uint64_t off)
@@ -392,9 +522,10 @@ static void on_record(void *ctx, uint32_t type, const uint8_t *body, size_t n, u
 		return;
 	case IGT_PERF_RECORD_DEVICE_INFO:
 		device_info(s, body, n, off);
+		emit_device(s, off);
 		return;
 	case IGT_PERF_RECORD_TOPOLOGY:
-		diag->bytes.decoded += n;
+		topology(s, body, n, off);
 		return;
 	case IGT_PERF_RECORD_CORRELATION:
 		if (n != 16) {
@@ -404,20 +535,7 @@ static void on_record(void *ctx, uint32_t type, const uint8_t *body, size_t n, u
 		}
 		diag->bytes.decoded += n;
 		s->st.correlations++;
-		if (s->ncorr == s->corr_cap && s->corr_cap < MAX_CORR) {
-			uint32_t cap = s->corr_cap ? s->corr_cap * 2 : 16;
-			void *p = realloc(s->corr, cap * sizeof(*s->corr));
-
-			if (p) {
-				s->corr = p;
-				s->corr_cap = cap;
-			}
-		}
-		if (s->ncorr < s->corr_cap) {
-			memcpy(&s->corr[s->ncorr].cpu_ts, body, 8);
-			memcpy(&s->corr[s->ncorr].gpu_ts, body + 8, 8);
-			s->ncorr++;
-		}
+		add_corr(s, body, off + 8);
 		return;
 	}
 	s->st.unknown_records++;
@@ -434,6 +552,7 @@ static size_t oa_decode(void *state, const struct hwt_chunk *chunk, const struct
 
 	s->emit = emit;
 	s->diag = emit->diag;
+	look_ahead(s, chunk->data, chunk->size, chunk->file_offset);
 	return hwt_i915_stream__walk(chunk->data, chunk->size, chunk->file_offset, chunk->last,
 				     &w, emit->diag);
 }
@@ -441,8 +560,8 @@ static size_t oa_decode(void *state, const struct hwt_chunk *chunk, const struct
 static void oa_finish(void *state, const struct hwt_emit *emit)
 {
 	struct oa_state *s = state;
-	bool shift = s->fmt && !s->fmt->hdr64 && s->gen >= 1250 && s->gen < 1300;
-	uint64_t mask = !s->fmt || s->fmt->hdr64 ? ~0ull : shift ? 0x7fffffffull : 0xffffffffull;
+	bool shift = ts_shifted(s);
+	uint64_t mask = ts_mask(s);
 
 	hwt_emit__record(emit, &hwt_rt_i915_oa_stream, &s->st, 0);
 	if (!s->acc_ready)
@@ -478,6 +597,7 @@ static void oa_free(void *state)
 		return;
 	hwt_i915_oa_accum__exit(&s->acc);
 	free(s->corr);
+	free(s->topology);
 	free(s);
 }
 

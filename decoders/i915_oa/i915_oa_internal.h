@@ -319,6 +319,8 @@ int hwt_i915_oa__auxinfo(const struct hwt_auxinfo_lookup *lk, const char *pmu_na
 extern const struct hwt_record_type hwt_rt_i915_oa_report;
 extern const struct hwt_record_type hwt_rt_i915_oa_lost;
 extern const struct hwt_record_type hwt_rt_i915_oa_context;
+extern const struct hwt_record_type hwt_rt_i915_oa_device;
+extern const struct hwt_metrics_ops hwt_i915_oa_metrics;
 extern const struct hwt_record_type hwt_rt_i915_oa_stream;
 extern const struct hwt_decoder_ops hwt_i915_oa_decoder;
 extern const struct hwt_dev_opt hwt_i915_oa_options[];

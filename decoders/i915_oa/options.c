@@ -7,6 +7,7 @@
 
 #include "hwtrace/device.h"
 #include "i915_oa_internal.h"
+#include "i915_perf_lib.h"
 
 /* ctx_from_opts() reads both with strtoull(); a sign would wrap there */
 static int parse_u64(const char *val, uint64_t max, uint64_t *v)
@@ -64,11 +65,22 @@ static int check_devid(const char *val, char *err, size_t errlen)
 	return -1;
 }
 
+static int check_metric_set(const char *val, char *err, size_t errlen)
+{
+	if (*val && hwt_i915_perf__set_known(val))
+		return 0;
+	snprintf(err, errlen, "'%s' is no metric set of any platform libi915_perf knows "
+		 "(IGT symbol names, e.g. RenderBasic, ComputeBasic)", val);
+	return -1;
+}
+
 const struct hwt_dev_opt hwt_i915_oa_options[] = {
 	{ "oa-format", "NAME", "OA report format (raw decode), e.g. A32u40_A4u32_B8_C8",
 	  .check = check_format },
 	{ "gen", "VER", "graphics version (raw decode), e.g. 9, 12, 12.5", .check = check_gen },
 	{ "ts-freq", "HZ", "command-streamer timestamp frequency", .check = check_ts_freq },
 	{ "devid", "ID", "PCI device id", .check = check_devid },
+	{ "metric-set", "NAME", "metric set of --metrics (IGT symbol name), e.g. RenderBasic",
+	  .check = check_metric_set },
 	{ NULL },
 };

@@ -441,9 +441,14 @@ static bool metric_selected(const struct field_views *v, const char *name)
 	return false;
 }
 
-void field_fmt__metric_value(struct out *o, double val, enum field_style st)
+void field_fmt__metric_value(struct out *o, const struct hwt_metrics *m, uint32_t i,
+			     enum field_style st)
 {
-	if (isnan(val) || isinf(val))
+	double val = m->vals[i];
+
+	if (m->uvals && m->defs[i].integer)
+		out__u64(o, m->uvals[i]);
+	else if (isnan(val) || isinf(val))
 		out__puts(o, st == FS_JSON ? "null" : "-");
 	else
 		out__printf(o, "%.15g", val == 0 ? 0.0 : val);	/* no "-0" */
@@ -473,7 +478,7 @@ static void record_metrics(struct out *o, const struct field_views *v,
 			out__puts(o, m->defs[i].name);
 			out__putc(o, '=');
 		}
-		field_fmt__metric_value(o, m->vals[i], v->style);
+		field_fmt__metric_value(o, m, i, v->style);
 		any = true;
 	}
 	if (any && v->style == FS_JSON)

@@ -34,7 +34,8 @@ void field_fmt__value(struct out *o, const struct hwt_field *f, const void *data
 		      enum field_style style);
 
 /* A metric's value (metrics.h): %.15g; NaN is null in JSON, "-" in text. */
-void field_fmt__metric_value(struct out *o, double val, enum field_style style);
+void field_fmt__metric_value(struct out *o, const struct hwt_metrics *m, uint32_t i,
+			     enum field_style style);
 
 /* How field_fmt__record() shows a record's "time" field (ns) in text and CSV. */
 enum time_style {

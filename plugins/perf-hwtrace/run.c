@@ -94,6 +94,7 @@ int run(struct cli *c, struct run_args *a)
 		.no_summary = a->mode != RUN_REPORT,
 		.summary_only = a->mode == RUN_REPORT && !a->metrics,
 		.metrics = a->metrics,
+		.metrics_groups_only = a->mode == RUN_REPORT,
 	};
 	struct script_sink ss;
 	struct dump_sink ds;

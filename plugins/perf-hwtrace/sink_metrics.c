@@ -33,7 +33,7 @@ static void on_metrics(void *ctx, const struct hwt_stream *st, const struct hwt_
 				out__putc(o, ',');
 			out__json_str(o, m->defs[i].name);
 			out__putc(o, ':');
-			field_fmt__metric_value(o, m->vals[i], FS_JSON);
+			field_fmt__metric_value(o, m, i, FS_JSON);
 		}
 		out__puts(o, "}}\n");
 		return;
@@ -47,7 +47,7 @@ static void on_metrics(void *ctx, const struct hwt_stream *st, const struct hwt_
 		const char *unit = m->defs[i].unit;
 
 		out__printf(o, "  %-40s ", m->defs[i].name);
-		field_fmt__metric_value(o, m->vals[i], FS_TEXT);
+		field_fmt__metric_value(o, m, i, FS_TEXT);
 		if (unit && *unit)
 			out__printf(o, " %s", unit);
 		out__putc(o, '\n');

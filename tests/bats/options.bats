@@ -71,6 +71,7 @@ value_of() {
 	--interval-print) echo 100 ;;
 	--field-separator) echo , ;;
 	--time) echo 1.0,2.0 ;;
+	--metric-set) echo RenderBasic ;;
 	--cpu) echo 0 ;;
 	--pid | --tid) echo 1 ;;
 	--gen-script) echo python ;;

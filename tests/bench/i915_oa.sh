@@ -60,3 +60,14 @@ printf 'i915-oa: totals: ours %.3fs vs i915-perf-reader -c all %.3fs (%.1fx, tar
 	"$t_ot" "$t_rt" "$(echo "$t_rt / $t_ot" | bc -l)"
 printf 'i915-oa: per report: ours script --json %.3fs vs i915-perf-reader -r -c all %.3fs (%.1fx, target 5x)\n' \
 	"$t_or" "$t_rr" "$(echo "$t_rr / $t_or" | bc -l)"
+
+# metrics (issue 11): the same file, RenderBasic, every logical counter
+t_om=$(secs "$HWTRACE" report --metrics -i "$TMP/igt.rec")
+t_osm=$(secs "$HWTRACE" script --metrics --json -i "$TMP/igt.rec")
+met() { [ "$(echo "$1 >= $2" | bc -l)" = 1 ] && echo met || echo "NOT met"; }
+r1=$(echo "$t_rt / $t_om" | bc -l)
+r2=$(echo "$t_rr / $t_osm" | bc -l)
+printf 'i915-oa: metrics per context: report --metrics %.3fs vs i915-perf-reader -c all %.3fs (%.1fx, target 3x: %s)\n' \
+	"$t_om" "$t_rt" "$r1" "$(met "$r1" 3)"
+printf 'i915-oa: metrics per report: script --metrics --json %.3fs vs i915-perf-reader -r -c all %.3fs (%.1fx, target 5x: %s)\n' \
+	"$t_osm" "$t_rr" "$r2" "$(met "$r2" 5)"

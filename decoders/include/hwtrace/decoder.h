@@ -63,6 +63,7 @@ struct hwt_aux_ctx {
 	bool raw;
 	bool no_summary;
 	bool summary_only;
+	bool metrics_groups_only;
 };
 
 /**
@@ -242,6 +243,8 @@ struct hwt_sink {
  * @raw_type:	hwt_session__run_raw(): decoder name
  * @metrics:	run each stream's metrics computer (metrics.h), if its device
  *		has one: records carry their metrics, sink->metrics gets groups
+ * @metrics_groups_only: with @metrics, only the groups are wanted (report):
+ *		computers may skip each record's values
  * @stop:	optional: once *@stop is non-zero (set by another thread with an
  *		atomic store, or by a signal handler) the session stops before
  *		the next perf.data record or payload piece: the rest of the input
@@ -259,6 +262,7 @@ struct hwt_session_opts {
 	const char *raw_type;
 	const volatile int *stop;
 	bool metrics;
+	bool metrics_groups_only;
 };
 
 /**

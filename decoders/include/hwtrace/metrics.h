@@ -16,6 +16,7 @@
 #ifndef HWTRACE_METRICS_H
 #define HWTRACE_METRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,11 +32,14 @@ struct hwt_record;
  * @unit:	its unit as printed after the value ("percent", "ns", "bytes",
  *		"bytes/s", "Hz", "cycles", "events", ...; "" for none)
  * @desc:	one line for help and reports, or NULL
+ * @integer:	the metric is a 64-bit count: its exact value is in
+ *		struct hwt_metrics.uvals (a double holds only 53 bits)
  */
 struct hwt_metric_def {
 	const char *name;
 	const char *unit;
 	const char *desc;
+	bool integer;
 };
 
 /**
@@ -43,6 +47,7 @@ struct hwt_metric_def {
  * @set:	the metric set's name ("RenderBasic", "panthor")
  * @defs:	@n definitions, in the order the set lists them
  * @vals:	@n values; NaN where a value cannot be computed (JSON null)
+ * @uvals:	NULL, or @n exact values of the metrics whose def is @integer
  * @n:		number of metrics
  * @group_key:	groups only: the JSON key that names the group ("ctx")
  * @group:	groups only: the group's name as a string ("0x20")
@@ -51,6 +56,7 @@ struct hwt_metrics {
 	const char *set;
 	const struct hwt_metric_def *defs;
 	const double *vals;
+	const uint64_t *uvals;
 	uint32_t n;
 	const char *group_key;
 	const char *group;

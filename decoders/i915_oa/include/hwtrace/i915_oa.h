@@ -50,6 +50,8 @@ struct hwt_i915_oa_report {
 	bool has_delta;
 	uint64_t dts, dticks;
 	const uint64_t *da, *db, *dc;
+	bool has_time;
+	uint64_t time;		/* CPU ns from IGT correlation points */
 };
 
 /* A lost record (record type "i915_oa_lost"); kind 0 report_lost, 1 buffer_lost. */
@@ -69,6 +71,25 @@ struct hwt_i915_oa_context {
 	bool has_cpu;
 	uint64_t cpu_start;
 	uint64_t cpu_end;
+};
+
+/*
+ * What the recording says of its device (record type "i915_oa_device",
+ * framing: only -D shows it).  Emitted at IGT's DEVICE_INFO and TOPOLOGY
+ * records, for the metrics computer; @topology is IGT's copy of
+ * drm_i915_query_topology_info, NULL until seen.
+ */
+struct hwt_i915_oa_device {
+	uint32_t devid;
+	uint32_t revision;
+	uint32_t gen;
+	uint64_t ts_freq;
+	uint64_t gt_min;
+	uint64_t gt_max;
+	const char *metric_set;
+	const char *uuid;
+	const void *topology;
+	uint32_t topology_size;
 };
 
 /* Per-stream summary (record type "i915_oa_stream", report only). */

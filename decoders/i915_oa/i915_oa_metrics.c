@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * i915_oa_metrics.c - the metrics computer of i915 OA: a metric set's logical
+ * counters (IGT's symbol names and equations) per report and per context.
+ *
+ * The equations are IGT's own, run from libi915_perf (i915_perf_lib.c) on
+ * the deltas the decoder already computed, laid out as IGT's accumulator
+ * lays them out (the set's gpu_time/gpu_clock/a/b/c offsets).  Per context,
+ * the deltas of every report that follows one of the context's reports are
+ * summed, which is what i915-perf-reader's one delta per timeline gives.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwtrace/metrics.h"
+#include "i915_oa_internal.h"
+#include "i915_perf_lib.h"
+#include "core/decoder_internal.h"
+
+/* enum intel_perf_logical_counter_unit (IGT lib/i915/perf.h) */
+static const char *const units[] = {
+	"bytes", "Hz", "ns", "us", "pixels", "texels", "threads", "percent", "messages",
+	"number", "cycles", "events", "utilization", "sends to L3 cache lines",
+	"atomic requests to L3 cache lines", "requests to L3 cache lines",
+	"bytes per L3 cache line", "GBps",
+};
+
+struct ctx_sum {
+	uint32_t ctx;
+	uint64_t d[IGT_PERF_MAX_DELTAS];
+	char name[12];
+};
+
+struct met {
+	struct hwt_diag *diag;
+	const char *want;		/* --metric-set, or NULL: the recording's */
+	struct hwt_i915_oa_device dev;	/* perf.data: from AUXTRACE_INFO */
+	char set_name[256];
+	bool have_dev, failed;
+	bool groups_only;	/* report: no per-report values */
+	struct igt_perf *perf;
+	const struct igt_metric_set *set;
+	struct hwt_metric_def *defs;
+	double *vals;
+	uint64_t *uvals;
+	struct hwt_metrics m;
+	uint64_t d[IGT_PERF_MAX_DELTAS];
+	uint32_t prev_ctx;
+	bool have_prev;
+	struct ctx_sum *ctxs;
+	uint32_t nctxs, cap;
+};
+
+static void *met_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
+{
+	char why[256];
+	struct met *m;
+
+	if (!hwt_i915_perf__open(why, sizeof(why))) {
+		hwt_diag__warn(diag, 0, "i915 metrics", "no metrics: %s", why);
+		return NULL;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->diag = diag;
+	m->want = hwt_aux_ctx__opt(ctx, "metric-set");
+	m->groups_only = ctx->metrics_groups_only;
+	if (!ctx->raw && ctx->npriv > HWT_I915_OA_PRIV_TS_FREQ) {
+		m->dev.devid = (uint32_t)ctx->priv[HWT_I915_OA_PRIV_DEVID];
+		m->dev.gen = (uint32_t)ctx->priv[HWT_I915_OA_PRIV_GEN];
+		m->dev.ts_freq = ctx->priv[HWT_I915_OA_PRIV_TS_FREQ];
+	}
+	return m;
+}
+
+static void fail(struct met *m, const char *why, const char *what)
+{
+	m->failed = true;
+	hwt_diag__warn(m->diag, 0, "i915 metrics", "no metrics: %s%s", why, what);
+}
+
+/* at the first report: the device is known, find the metric set */
+static bool start(struct met *m)
+{
+	const char *name = m->want ? m->want : m->set_name;
+	const struct igt_metric_set *s;
+
+	if (!m->dev.topology) {
+		/* the equations read the EU topology; perf.data does not carry it */
+		fail(m, "no device topology (IGT TOPOLOGY record) in the input", "");
+		return false;
+	}
+	m->perf = hwt_i915_perf__for_devinfo(m->dev.devid, m->dev.revision, m->dev.ts_freq,
+					     m->dev.gt_min, m->dev.gt_max, m->dev.topology);
+	if (!m->perf) {
+		fail(m, "libi915_perf does not know the device of DEVICE_INFO", "");
+		return false;
+	}
+	s = *name ? hwt_i915_perf__find_set(m->perf, name) : NULL;
+	if (!s) {
+		char names[4096];
+
+		hwt_i915_perf__set_names(m->perf, names, sizeof(names));
+		m->failed = true;
+		hwt_diag__warn(m->diag, 0, "i915 metrics", "no metrics: metric set '%s' is unknown "
+			       "for device 0x%x; --metric-set NAME, valid:%s", name, m->dev.devid,
+			       names);
+		return false;
+	}
+	if (!hwt_i915_perf__set_sane(s)) {
+		fail(m, "metric set does not match the declared libi915_perf ABI: ", name);
+		return false;
+	}
+	m->defs = calloc(s->n_counters, sizeof(*m->defs));
+	m->vals = calloc(s->n_counters, sizeof(*m->vals));
+	m->uvals = calloc(s->n_counters, sizeof(*m->uvals));
+	if (!m->defs || !m->vals || !m->uvals) {
+		fail(m, "out of memory", "");
+		return false;
+	}
+	for (int i = 0; i < s->n_counters; i++) {
+		const struct igt_counter *c = &s->counters[i];
+
+		m->defs[i].name = c->symbol_name;
+		m->defs[i].unit = c->unit < sizeof(units) / sizeof(units[0]) ? units[c->unit] : "";
+		m->defs[i].desc = c->desc;
+		m->defs[i].integer = c->storage != IGT_STORAGE_DOUBLE &&
+				     c->storage != IGT_STORAGE_FLOAT;
+	}
+	m->set = s;
+	m->m = (struct hwt_metrics){ .set = s->symbol_name, .defs = m->defs, .vals = m->vals,
+				     .uvals = m->uvals, .n = (uint32_t)s->n_counters };
+	return true;
+}
+
+static void eval(struct met *m, uint64_t *d)
+{
+	const struct igt_metric_set *s = m->set;
+
+	for (int i = 0; i < s->n_counters; i++) {
+		const struct igt_counter *c = &s->counters[i];
+
+		if (c->storage == IGT_STORAGE_DOUBLE || c->storage == IGT_STORAGE_FLOAT)
+			m->vals[i] = c->read_float(m->perf, s, d);
+		else
+			m->vals[i] = (double)(m->uvals[i] = c->read_uint64(m->perf, s, d));
+	}
+}
+
+/* the report's deltas where IGT's accumulator puts them */
+static void deltas(const struct igt_metric_set *s, const struct hwt_i915_oa_report *r,
+		   uint64_t *d)
+{
+	memset(d, 0, IGT_PERF_MAX_DELTAS * sizeof(*d));
+	/* HSW has no clock slot: its offset is the timestamp's, written after */
+	d[s->gpu_clock_offset] = r->dticks;
+	d[s->gpu_time_offset] = r->dts;
+	for (uint32_t i = 0; i < r->na && s->a_offset + i < (uint32_t)s->b_offset; i++)
+		d[s->a_offset + i] = r->da[i];
+	for (uint32_t i = 0; i < r->nb && i < 8; i++)
+		d[s->b_offset + i] = r->db[i];
+	for (uint32_t i = 0; i < r->nc && i < 8; i++)
+		d[s->c_offset + i] = r->dc[i];
+}
+
+static struct ctx_sum *ctx_sum(struct met *m, uint32_t ctx)
+{
+	for (uint32_t i = m->nctxs; i-- > 0;)
+		if (m->ctxs[i].ctx == ctx)
+			return &m->ctxs[i];
+	if (m->nctxs == m->cap) {
+		uint32_t cap = m->cap ? m->cap * 2 : 16;
+		void *p = cap <= HWT_I915_OA_MAX_CTXS ? realloc(m->ctxs, cap * sizeof(*m->ctxs)) :
+			  NULL;
+
+		if (!p)
+			return NULL;
+		m->ctxs = p;
+		m->cap = cap;
+	}
+	memset(&m->ctxs[m->nctxs], 0, sizeof(m->ctxs[0]));
+	m->ctxs[m->nctxs].ctx = ctx;
+	return &m->ctxs[m->nctxs++];
+}
+
+static uint32_t ctx_key(uint32_t gen, const struct hwt_i915_oa_report *r)
+{
+	struct hwt_i915_oa_values v = { .ctx = r->ctx, .ctx_valid = r->ctx_valid };
+
+	return hwt_i915_oa__ctx_key(gen, &v);
+}
+
+static const struct hwt_metrics *met_record(void *state, const struct hwt_record *rec)
+{
+	struct met *m = state;
+	const struct hwt_i915_oa_report *r = rec->data;
+	const struct hwt_metrics *out = NULL;
+	uint32_t key;
+
+	if (rec->type == &hwt_rt_i915_oa_device) {
+		const struct hwt_i915_oa_device *dv = rec->data;
+
+		m->dev = *dv;
+		snprintf(m->set_name, sizeof(m->set_name), "%s", dv->metric_set);
+		return NULL;
+	}
+	if (rec->type == &hwt_rt_i915_oa_lost) {
+		m->have_prev = false;	/* as the decoder: no delta across a loss */
+		return NULL;
+	}
+	if (rec->type != &hwt_rt_i915_oa_report || m->failed)
+		return NULL;
+	if (!m->set && !start(m))
+		return NULL;
+	key = ctx_key(m->dev.gen, r);
+	if (r->has_delta) {
+		struct ctx_sum *c = m->have_prev ? ctx_sum(m, m->prev_ctx) : NULL;
+
+		deltas(m->set, r, m->d);
+		if (c)
+			for (int i = 0; i < IGT_PERF_MAX_DELTAS; i++)
+				c->d[i] += m->d[i];
+		if (!m->groups_only) {
+			eval(m, m->d);
+			out = &m->m;
+		}
+	}
+	m->prev_ctx = key;
+	m->have_prev = true;
+	return out;
+}
+
+static const struct hwt_metrics *met_group(void *state, uint32_t i)
+{
+	struct met *m = state;
+	struct ctx_sum *c;
+
+	if (!m->set || i >= m->nctxs)
+		return NULL;
+	c = &m->ctxs[i];
+	eval(m, c->d);
+	snprintf(c->name, sizeof(c->name), "0x%x", c->ctx);
+	m->m.group_key = "ctx";
+	m->m.group = c->name;
+	return &m->m;
+}
+
+static void met_free(void *state)
+{
+	struct met *m = state;
+
+	if (!m)
+		return;
+	hwt_i915_perf__free(m->perf);
+	free(m->defs);
+	free(m->vals);
+	free(m->uvals);
+	free(m->ctxs);
+	free(m);
+}
+
+const struct hwt_metrics_ops hwt_i915_oa_metrics = {
+	.new = met_new,
+	.record = met_record,
+	.group = met_group,
+	.free = met_free,
+	.known = hwt_i915_perf__counter_known,
+};

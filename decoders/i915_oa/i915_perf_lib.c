@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * i915_perf_lib.c - load IGT's libi915_perf (intel-gpu-tools) at run time.
+ *
+ * The library holds the equations of every metric set IGT knows, generated
+ * from Intel's metric XML files.  It is loaded the first time a metrics
+ * computer starts, never by the decoder itself: without it everything but
+ * --metrics works, and --metrics says why it has none.
+ */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "i915_perf_lib.h"
+#include "i915_oa_internal.h"
+
+/* the soname of intel-gpu-tools 1.27 (Debian bookworm's libi915-perf) */
+#define I915_PERF_SONAME "libi915_perf.so.1.5"
+
+static struct {
+	pthread_once_t once;
+	bool ok;
+	char why[256];
+	struct igt_perf *(*for_devinfo)(uint32_t, uint32_t, uint64_t, uint64_t, uint64_t,
+					const void *);
+	void (*free)(struct igt_perf *);
+} lib = { .once = PTHREAD_ONCE_INIT };
+
+static void load(void)
+{
+	void *h = dlopen(I915_PERF_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h) {
+		snprintf(lib.why, sizeof(lib.why), "cannot load %s (intel-gpu-tools 1.27): %s",
+			 I915_PERF_SONAME, dlerror());
+		return;
+	}
+	*(void **)&lib.for_devinfo = dlsym(h, "intel_perf_for_devinfo");
+	*(void **)&lib.free = dlsym(h, "intel_perf_free");
+	/* 1.27 has the accumulator API; older ones took devinfo, not perf, in the equations */
+	if (!lib.for_devinfo || !lib.free || !dlsym(h, "intel_perf_accumulate_reports")) {
+		snprintf(lib.why, sizeof(lib.why), "%s lacks intel_perf_for_devinfo/"
+			 "intel_perf_accumulate_reports: not the 1.27 ABI", I915_PERF_SONAME);
+		dlclose(h);
+		return;
+	}
+	lib.ok = true;
+}
+
+bool hwt_i915_perf__open(char *why, size_t n)
+{
+	pthread_once(&lib.once, load);
+	if (!lib.ok)
+		snprintf(why, n, "%s", lib.why);
+	return lib.ok;
+}
+
+struct igt_perf *hwt_i915_perf__for_devinfo(uint32_t devid, uint32_t revision,
+					    uint64_t ts_freq, uint64_t gt_min, uint64_t gt_max,
+					    const void *topology)
+{
+	return lib.ok ? lib.for_devinfo(devid, revision, ts_freq, gt_min, gt_max, topology) : NULL;
+}
+
+void hwt_i915_perf__free(struct igt_perf *perf)
+{
+	if (perf && lib.ok)
+		lib.free(perf);
+}
+
+#define SET_OF(l) ((const struct igt_metric_set *)((const char *)(l) - \
+			offsetof(struct igt_metric_set, link)))
+
+const struct igt_metric_set *hwt_i915_perf__find_set(const struct igt_perf *perf,
+						     const char *name)
+{
+	const struct igt_list_head *head = &perf->metric_sets;
+
+	for (const struct igt_list_head *l = head->next; l && l != head; l = l->next) {
+		const struct igt_metric_set *s = SET_OF(l);
+
+		if ((s->symbol_name && !strcmp(s->symbol_name, name)) ||
+		    (s->hw_config_guid && !strcmp(s->hw_config_guid, name)))
+			return s;
+	}
+	return NULL;
+}
+
+bool hwt_i915_perf__set_sane(const struct igt_metric_set *set)
+{
+	if (set->n_counters <= 0 || set->n_counters > 4096 || !set->counters)
+		return false;
+	for (int i = 0; i < set->n_counters; i++) {
+		const struct igt_counter *c = &set->counters[i];
+
+		if (c->metric_set != set || !c->symbol_name || c->storage > IGT_STORAGE_BOOL32 ||
+		    !c->read_uint64)
+			return false;
+	}
+	return set->gpu_time_offset >= 0 && set->gpu_time_offset < IGT_PERF_MAX_DELTAS &&
+	       set->c_offset >= 0 && set->c_offset + 8 <= IGT_PERF_MAX_DELTAS;
+}
+
+/*
+ * A full topology (1 slice, 6 subslices of 16 EUs; drm_i915_query_topology_info
+ * layout): enough for the library to build a platform's metric sets when
+ * only names are wanted, never for values.
+ */
+static const void *names_topology(void)
+{
+	static uint64_t t[8];
+	uint8_t *b = (uint8_t *)t;
+	uint16_t hdr[8] = { 0, 1, 6, 16, 1, 1, 2, 2 };
+
+	memcpy(b, hdr, sizeof(hdr));
+	b[16] = 1;
+	b[17] = 0x3f;
+	memset(b + 18, 0xff, 12);
+	return t;
+}
+
+/*
+ * Build each platform libi915_perf knows (one device id per graphics version
+ * and DG2 part) until @fn returns non-NULL; that is returned.
+ */
+static const char *each_platform(const char *(*fn)(const struct igt_perf *p, const char *name,
+						   size_t len),
+				 const char *name, size_t len)
+{
+	const char *found = NULL;
+
+	for (uint32_t devid = 0; devid <= 0xffff && !found; devid++) {
+		struct igt_perf *p;
+
+		if (!hwt_i915_oa__gen_for_devid(devid) || (devid != 0x56a0 && devid != 0x56a5 &&
+		    devid != 0x56b0 && hwt_i915_oa__gen_for_devid(devid - 1)))
+			continue;
+		p = hwt_i915_perf__for_devinfo(devid, 0, 12000000, 300000000, 1100000000,
+					       names_topology());
+		if (!p)
+			continue;
+		found = fn(p, name, len);
+		hwt_i915_perf__free(p);
+	}
+	return found;
+}
+
+static const char *has_set(const struct igt_perf *p, const char *name, size_t len)
+{
+	const struct igt_metric_set *s = hwt_i915_perf__find_set(p, name);
+
+	return s ? s->symbol_name : NULL;
+}
+
+/* symbol names are string literals of the library, which stays loaded */
+static const char *has_counter(const struct igt_perf *p, const char *name, size_t len)
+{
+	const struct igt_list_head *head = &p->metric_sets;
+
+	for (const struct igt_list_head *l = head->next; l && l != head; l = l->next) {
+		const struct igt_metric_set *s = SET_OF(l);
+
+		for (int i = 0; i < s->n_counters; i++) {
+			const char *sym = s->counters[i].symbol_name;
+
+			if (sym && !strncmp(sym, name, len) && !sym[len])
+				return sym;
+		}
+	}
+	return NULL;
+}
+
+bool hwt_i915_perf__set_known(const char *name)
+{
+	char why[256];
+
+	if (!hwt_i915_perf__open(why, sizeof(why)))
+		return true;	/* cannot tell: the metrics computer will say why */
+	return each_platform(has_set, name, strlen(name)) != NULL;
+}
+
+const char *hwt_i915_perf__counter_known(const char *name, size_t len)
+{
+	char why[256];
+
+	if (!hwt_i915_perf__open(why, sizeof(why)))
+		return NULL;
+	return each_platform(has_counter, name, len);
+}
+
+size_t hwt_i915_perf__set_names(const struct igt_perf *perf, char *buf, size_t n)
+{
+	const struct igt_list_head *head = &perf->metric_sets;
+	size_t len = 0;
+
+	if (n)
+		buf[0] = 0;
+	for (const struct igt_list_head *l = head->next; l && l != head && len < n; l = l->next)
+		len += (size_t)snprintf(buf + len, n - len, " %s", SET_OF(l)->symbol_name);
+	return len;
+}

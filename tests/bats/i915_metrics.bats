@@ -1,0 +1,202 @@
+#!/usr/bin/env bats
+# i915 metric sets (--metrics): every value equals Debian's i915-perf-reader
+# (intel-gpu-tools 1.27), per context and per report, for every metric set
+# libi915_perf knows for TGL, DG2, SKL and HSW; the interface around them.
+
+load lib/common
+
+FIX="$BATS_TEST_DIRNAME/../fixtures"
+GEN="python3 $FIX/gen_igt.py"
+READER=$(command -v i915-perf-reader || echo /usr/bin/i915-perf-reader)
+
+setup() {
+	T=$(mktemp -d)
+}
+
+teardown() {
+	rm -rf "$T"
+}
+
+every_set() {
+	run python3 "$FIX/cmp_igt_metrics.py" "$HWTRACE" "$1" "$T"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" 0 mismatches"* ]]
+}
+
+@test "TGL: every metric set equals i915-perf-reader -c all and -r, to its digits" {
+	every_set A32u40_A4u32_B8_C8
+}
+
+@test "DG2: every metric set equals i915-perf-reader -c all and -r, to its digits" {
+	every_set A24u40_A14u32_B8_C8
+}
+
+@test "SKL: every metric set equals i915-perf-reader -c all and -r, to its digits" {
+	every_set SKL_A32u40_A4u32_B8_C8
+}
+
+@test "HSW: every metric set equals i915-perf-reader -c all and -r, to its digits" {
+	every_set A45_B8_C8
+}
+
+@test "--metric-set NAME replaces the recording's set: values as the reader's on that set" {
+	# same counters, two recordings: one says ComputeBasic, one RenderBasic
+	$GEN --reports 9 --no-lost --one-timeline --metric-set ComputeBasic -o "$T/cb.igt" > /dev/null
+	$GEN --reports 9 --no-lost --one-timeline -o "$T/rb.igt" > /dev/null
+	"$READER" -c all "$T/cb.igt" > "$T/igt.txt"
+	grep -q '^Metric used : ComputeBasic' "$T/igt.txt"
+	run "$HWTRACE" report --metrics --json --metric-set ComputeBasic -i "$T/rb.igt"
+	[ "$status" -eq 0 ]
+	echo "$output" > "$T/ours.json"
+	python3 - "$T" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+igt, cur = {}, None
+for l in open(d + '/igt.txt'):
+    m = re.match(r'hw_id=0x([0-9a-f]+)', l)
+    if m:
+        cur = igt.setdefault('0x' + m.group(1), {})
+    elif l.startswith('   ') and cur is not None:
+        k, v = l.strip().split(': ')
+        cur[k] = v
+ours = {g['ctx']: g for g in map(json.loads, filter(lambda l: l.startswith('{'), open(d + '/ours.json')))}
+assert sorted(ours) == sorted(igt) == ['0x10', '0x20']
+for ctx, vals in igt.items():
+    assert ours[ctx]['metric_set'] == 'ComputeBasic'
+    assert sorted(ours[ctx]['metrics']) == sorted(vals)
+    for k, v in vals.items():
+        got = ours[ctx]['metrics'][k]
+        assert ('%f' % got == v) if '.' in v else got == int(v), (ctx, k, v, got)
+PY
+}
+
+@test "report --metrics: per context, IGT symbol name, value and unit as the reader prints it" {
+	$GEN --reports 9 --no-lost --one-timeline -o "$T/f.igt" > /dev/null
+	"$READER" -c all "$T/f.igt" > "$T/igt.txt"
+	run "$HWTRACE" report --metrics -i "$T/f.igt"
+	[ "$status" -eq 0 ]
+	echo "$output" > "$T/ours.txt"
+	python3 - "$T" <<'PY'
+import re, sys
+d = sys.argv[1]
+igt, cur = {}, None
+for l in open(d + '/igt.txt'):
+    m = re.match(r'hw_id=0x([0-9a-f]+)', l)
+    if m:
+        cur = igt.setdefault('0x' + m.group(1), {})
+    elif l.startswith('   ') and cur is not None:
+        k, v = l.strip().split(': ')
+        cur[k] = v
+ours, cur = {}, None
+for l in open(d + '/ours.txt'):
+    m = re.match(r'AUX stream \d+: i915-oa metrics, RenderBasic, ctx (0x[0-9a-f]+)', l)
+    if m:
+        cur = ours.setdefault(m.group(1), {})
+    elif l.startswith('  ') and cur is not None:
+        f = l.split()
+        cur[f[0]] = (float(f[1]), ' '.join(f[2:]))
+assert sorted(igt) == sorted(ours) == ['0x10', '0x20'], (igt.keys(), ours.keys())
+units = {'GpuBusy': 'percent', 'GpuTime': 'ns', 'AvgGpuCoreFrequency': 'Hz',
+         'GpuCoreClocks': 'cycles'}
+for ctx in igt:
+    assert sorted(igt[ctx]) == sorted(ours[ctx]), ctx
+    for k, v in igt[ctx].items():
+        got = ours[ctx][k][0]
+        assert abs(got - float(v)) <= 5e-7 + abs(got) * 1e-14, (ctx, k, v, got)
+    for k, u in units.items():
+        assert ours[ctx][k][1] == u, (k, ours[ctx][k])
+PY
+}
+
+@test "script --metrics --json adds metrics to every report with a delta; -F takes metric names" {
+	$GEN --reports 9 --no-lost -o "$T/f.igt" > /dev/null
+	"$READER" -r -c GpuBusy,GpuTime "$T/f.igt" > "$T/igt.txt"
+	run "$HWTRACE" script --metrics --json -i "$T/f.igt"
+	[ "$status" -eq 0 ]
+	echo "$output" > "$T/all.json"
+	run "$HWTRACE" script --metrics -F ctx,GpuBusy,GpuTime -i "$T/f.igt"
+	[ "$status" -eq 0 ]
+	echo "$output" > "$T/f.txt"
+	python3 - "$T" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+want, cur = [], None
+for l in open(d + '/igt.txt'):
+    if l.startswith('hw_id='):
+        cur = None      # the timeline's totals follow
+    elif l.startswith(' report'):
+        cur = {}
+        want.append(cur)
+    elif l.startswith('   ') and cur is not None:
+        k, v = l.strip().split(': ')
+        cur[k] = v
+recs = [json.loads(l) for l in open(d + '/all.json') if l.startswith('{')]
+reps = [r for r in recs if r['type'] == 'i915_oa_report']
+assert 'metrics' not in reps[0] and all('metrics' in r for r in reps[1:])
+assert len(reps) - 1 == len(want) == 8
+for w, r in zip(want, reps[1:]):
+    assert '%f' % r['metrics']['GpuBusy'] == w['GpuBusy'], (w, r['metrics'])
+    assert r['metrics']['GpuTime'] == int(w['GpuTime'])
+lines = [l.split() for l in open(d + '/f.txt') if 'GpuBusy=' in l]
+assert len(lines) == 8, lines
+for w, l in zip(want, lines):
+    kv = dict(x.split('=') for x in l if '=' in x)
+    assert abs(float(kv['GpuBusy']) - float(w['GpuBusy'])) <= 5e-7, (w, l)
+PY
+}
+
+@test "--metric-set: unknown name is a usage error (exit 2) before the input is read" {
+	run "$HWTRACE" report --metrics --metric-set NoSuchSet -i "$T/does-not-exist"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"NoSuchSet"* ]]
+	[[ "$output" != *"does-not-exist"* ]]
+}
+
+@test "a metric set the device lacks: warning listing the device's sets, decoding goes on" {
+	$GEN --reports 9 --metric-set NoSuchSet0 -o "$T/f.igt" > /dev/null
+	run "$HWTRACE" script --metrics --json -i "$T/f.igt"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"metric set 'NoSuchSet0' is unknown for device 0x9a49"*"RenderBasic"* ]]
+	[ "$(grep -c '"type":"i915_oa_report"' <<< "$output")" -eq 9 ]
+	[[ "$output" != *'"metrics"'* ]]
+}
+
+@test "CPU time per report: equals i915-perf-reader's Time: CPU= ends of every timeline" {
+	local fmt
+	# not DG2: i915-perf-reader 1.27 interpolates Gfx12.5's shifted OA
+	# timestamps against unshifted correlation timestamps (its CPU times
+	# there are about half); hwtrace shifts the correlation points too
+	for fmt in A32u40_A4u32_B8_C8 A45_B8_C8 SKL_A32u40_A4u32_B8_C8; do
+		$GEN --format "$fmt" --reports 30 -o "$T/f.igt" > /dev/null
+		"$READER" -c GpuTime "$T/f.igt" > "$T/igt.txt"
+		run "$HWTRACE" script --json -F ts,time -i "$T/f.igt"
+		[ "$status" -eq 0 ]
+		echo "$output" > "$T/ours.json"
+		run "$HWTRACE" script -F time -i "$T/f.igt"
+		[ "$status" -eq 0 ]
+		echo "$output" > "$T/ours.txt"
+		python3 - "$T" <<'PY'
+import json, re, sys
+d = sys.argv[1]
+ours = [json.loads(l) for l in open(d + '/ours.json') if '"i915_oa_report"' in l]
+times = [r['time'] for r in ours]
+assert all(a <= b for a, b in zip(times, times[1:])), 'times go backwards'
+by_ts = {}
+for r in ours:
+    by_ts.setdefault(r['ts'], set()).add(r['time'])
+n = 0
+for l in open(d + '/igt.txt'):
+    m = re.match(r'Time: CPU=0x([0-9a-f]+)-0x([0-9a-f]+) GPU=0x([0-9a-f]+)-0x([0-9a-f]+)', l)
+    if not m:
+        continue
+    c0, c1, g0, g1 = (int(x, 16) for x in m.groups())
+    assert by_ts[g0] == {c0} and by_ts[g1] == {c1}, (l, by_ts.get(g0), by_ts.get(g1))
+    n += 1
+assert n >= 1, n   # HSW has no contexts: one timeline
+# text: perf's secs.usecs
+txt = [l.split('time=')[1].strip() for l in open(d + '/ours.txt') if 'time=' in l]
+assert txt[0] == '%d.%06d' % (times[0] // 10**9, times[0] % 10**9 // 1000), (txt[0], times[0])
+PY
+	done
+}
