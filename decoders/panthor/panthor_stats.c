@@ -283,6 +283,20 @@ static size_t aggregate_rows(struct panthor_stats *st, int k, const char *const 
 	return n;
 }
 
+static const char *summary_note(const struct panthor_stats *st)
+{
+	bool cycles = false;
+
+	for (int k = 0; k < HWT_PANTHOR_NKINDS; k++)
+		for (uint32_t idx = 0; idx < st->nblocks[k]; idx++)
+			cycles |= st->acc[k][idx].cycles > 0;
+	if (!st->interval_ns)
+		return "no interval: rates need two samples with increasing timestamp_end_ns";
+	if (!cycles)
+		return "no clock cycles in the headers (v6 leaves them 0): no per_mcycle";
+	return "rate = sum of values / sum of intervals (end_ns - previous end_ns)";
+}
+
 void panthor_stats__emit(struct panthor_stats *st, const struct hwt_panthor_info *info,
 			 const char *const *const *names, const struct hwt_emit *emit)
 {
@@ -294,10 +308,7 @@ void panthor_stats__emit(struct panthor_stats *st, const struct hwt_panthor_info
 		.overflow = st->overflow, .error = st->error, .off_blocks = st->off_blocks,
 		.unavailable_blocks = st->unavailable_blocks,
 		.span_ns = st->have_end ? st->last_end - st->first_end : 0,
-		.note = st->interval_ns ? "rate = sum of values / sum of intervals "
-					  "(end_ns - previous end_ns)"
-					: "no interval: rates need two samples with increasing "
-					  "timestamp_end_ns",
+		.note = summary_note(st),
 	};
 	size_t nmax = 0, n;
 	struct panthor_row *rows;
