@@ -62,9 +62,10 @@ static int check_top(const char *val, char *err, size_t errlen)
 {
 	uint64_t v;
 
-	if (!panthor__parse_u64(val, &v) && v <= UINT32_MAX)
+	/* the range cxl-hmu's --top takes: the option is one for both devices */
+	if (!panthor__parse_u64(val, &v) && v <= 1000000)
 		return 0;
-	snprintf(err, errlen, "'%s' is not a count", val);
+	snprintf(err, errlen, "'%s' is not a count from 0 to 1000000", val);
 	return -1;
 }
 
