@@ -297,7 +297,7 @@ struct panthor_acc {
 	uint64_t live;		/* samples in which it was neither */
 	uint64_t en[2];		/* union of enable masks */
 	uint64_t *tot;		/* counters_per_block totals, all samples */
-	uint64_t *tot_iv;	/* ... samples that had an interval */
+	uint64_t *tot_noiv;	/* ... samples without an interval (the rates leave them out) */
 };
 
 /* report --sort keys */

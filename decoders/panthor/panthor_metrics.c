@@ -88,6 +88,8 @@ struct pm_acc {
 
 struct pm {
 	int32_t idx[NIN];	/* counter index of each input, -1 if this GPU has none */
+	uint8_t of_kind[HWT_PANTHOR_NKINDS][NIN];	/* the inputs a block kind has */
+	uint8_t nof_kind[HWT_PANTHOR_NKINDS];
 	uint64_t sample;	/* the sample being gathered */
 	uint32_t expect, got;	/* its blocks */
 	bool open;
@@ -113,7 +115,10 @@ static void *pm_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 			const char *n = hwt_panthor__counter_name(info.gpu_id, inputs[i].kind, c);
 
 			if (n && !strcmp(n, inputs[i].name)) {
+				uint8_t k = inputs[i].kind;
+
 				p->idx[i] = (int32_t)c;
+				p->of_kind[k][p->nof_kind[k]++] = (uint8_t)i;
 				any = true;
 				break;
 			}
@@ -174,11 +179,13 @@ static void add_block(struct pm *p, const struct hwt_panthor_block_rec *b)
 		return;		/* its counters did not count */
 	if (b->block_type == HWT_PANTHOR_SHADER)
 		a->cores++;
-	for (int i = 0; i < NIN; i++) {
+	if (b->block_type >= HWT_PANTHOR_NKINDS)
+		return;
+	for (uint32_t j = 0; j < p->nof_kind[b->block_type]; j++) {
+		int i = p->of_kind[b->block_type][j];
 		int32_t c = p->idx[i];
 
-		if (inputs[i].kind != b->block_type || c < 0 || (uint32_t)c >= b->nvalues ||
-		    !(b->enable_mask[c / 64] >> (c % 64) & 1))
+		if ((uint32_t)c >= b->nvalues || !(b->enable_mask[c / 64] >> (c % 64) & 1))
 			continue;
 		a->in[i] += (double)b->values[c];
 		a->have[i] = true;

@@ -40,7 +40,7 @@ void panthor_stats__block(struct panthor_stats *st, const struct hwt_panthor_blo
 			st->nomem = true;
 			return;
 		}
-		a->tot_iv = a->tot + st->cpb;
+		a->tot_noiv = a->tot + st->cpb;
 	}
 	a->samples++;
 	a->cycles += cycles;
@@ -55,16 +55,16 @@ void panthor_stats__block(struct panthor_stats *st, const struct hwt_panthor_blo
 	a->en[1] |= b->enable_mask[1];
 	/* only enabled event counters are ever reported */
 	for (uint32_t w = 0; w < 2; w++) {
-		uint64_t *t = a->tot + 64 * w, *ti = a->tot_iv + 64 * w;
+		uint64_t *t = a->tot + 64 * w, *tn = a->tot_noiv + 64 * w;
 		const uint64_t *v = values + 64 * w;
 
 		if (b->enable_mask[w] == ~0ull && st->cpb >= 64 * (w + 1)) {
 			/* the common all-enabled word: a loop the compiler vectorises */
 			for (uint32_t i = 0; i < 64; i++)
 				t[i] += v[i];
-			if (interval)
+			if (!interval)	/* rare: the first sample */
 				for (uint32_t i = 0; i < 64; i++)
-					ti[i] += v[i];
+					tn[i] += v[i];
 			continue;
 		}
 		for (uint64_t m = b->enable_mask[w]; m; m &= m - 1) {
@@ -73,8 +73,8 @@ void panthor_stats__block(struct panthor_stats *st, const struct hwt_panthor_blo
 			if (i >= st->cpb)
 				break;
 			a->tot[i] += values[i];
-			if (interval)
-				a->tot_iv[i] += values[i];
+			if (!interval)
+				a->tot_noiv[i] += values[i];
 		}
 	}
 }
@@ -215,7 +215,8 @@ static size_t counter_rows(struct panthor_stats *st, const char *const *const *n
 					.total = scale(a->tot[i], sh), .scaled = sh,
 				} };
 				if (a->interval_ns) {
-					r->c.per_second = per(scale(a->tot_iv[i], sh), 1000000000u,
+					r->c.per_second = per(scale(a->tot[i] - a->tot_noiv[i], sh),
+							      1000000000u,
 							      a->interval_ns);
 					r->c.has_per_second = true;
 				}
@@ -263,7 +264,7 @@ static size_t aggregate_rows(struct panthor_stats *st, int k, const char *const 
 
 			if (a->tot) {
 				sum += a->tot[i];
-				sum_iv += a->tot_iv[i];
+				sum_iv += a->tot[i] - a->tot_noiv[i];
 			}
 		}
 		*r = (struct panthor_row){ .order = n, .g = {
