@@ -114,19 +114,17 @@ static uint64_t scale(uint64_t v, uint32_t shift)
 }
 
 /* Descending by the chosen figure, then block order (the order rows were made). */
-static enum panthor_sort sort_key;
-
 static int cmp_u64(uint64_t a, uint64_t b)
 {
 	return a < b ? 1 : a > b ? -1 : 0;
 }
 
-static int cmp_counter(const void *pa, const void *pb)
+static int cmp_counter(const void *pa, const void *pb, void *key)
 {
 	const struct panthor_row *a = pa, *b = pb;
 	int c = 0;
 
-	switch (sort_key) {
+	switch (*(const enum panthor_sort *)key) {
 	case PANTHOR_SORT_TOTAL:
 		c = cmp_u64(a->c.total, b->c.total);
 		break;
@@ -147,12 +145,12 @@ static int cmp_counter(const void *pa, const void *pb)
 	return c ? c : a->order < b->order ? -1 : a->order > b->order;
 }
 
-static int cmp_aggregate(const void *pa, const void *pb)
+static int cmp_aggregate(const void *pa, const void *pb, void *key)
 {
 	const struct panthor_row *a = pa, *b = pb;
 	int c = 0;
 
-	switch (sort_key) {
+	switch (*(const enum panthor_sort *)key) {
 	case PANTHOR_SORT_TOTAL:
 		c = cmp_u64(a->g.sum, b->g.sum);
 		break;
@@ -174,10 +172,9 @@ static int cmp_aggregate(const void *pa, const void *pb)
 static void emit_rows(struct panthor_stats *st, struct panthor_row *rows, size_t n,
 		      const struct hwt_record_type *type, const struct hwt_emit *emit)
 {
-	sort_key = st->sort;
 	if (st->sort != PANTHOR_SORT_BLOCK)
-		qsort(rows, n, sizeof(*rows),
-		      type == &hwt_rt_panthor_counter ? cmp_counter : cmp_aggregate);
+		qsort_r(rows, n, sizeof(*rows),
+			type == &hwt_rt_panthor_counter ? cmp_counter : cmp_aggregate, &st->sort);
 	if (st->top && n > st->top)
 		n = st->top;
 	for (size_t i = 0; i < n; i++)
