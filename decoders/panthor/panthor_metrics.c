@@ -185,7 +185,8 @@ static void add_block(struct pm *p, const struct hwt_panthor_block_rec *b)
 		int i = p->of_kind[b->block_type][j];
 		int32_t c = p->idx[i];
 
-		if ((uint32_t)c >= b->nvalues || !(b->enable_mask[c / 64] >> (c % 64) & 1))
+		if ((uint32_t)c >= b->nvalues || c >= PANTHOR_MASK_BITS ||
+		    !(b->enable_mask[c / 64] >> (c % 64) & 1))
 			continue;
 		a->in[i] += (double)b->values[c];
 		a->have[i] = true;
