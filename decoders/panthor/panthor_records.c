@@ -93,6 +93,7 @@ const struct hwt_record_type hwt_rt_panthor_summary = {
 	.fields = summary_fields,
 	.nfields = sizeof(summary_fields) / sizeof(summary_fields[0]),
 	.kind = HWT_RK_SUMMARY,
+	.as_list = true,	/* 14 fields and a note: wider than a terminal */
 };
 
 #define TOT struct hwt_panthor_block_total

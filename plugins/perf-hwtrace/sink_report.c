@@ -3,8 +3,9 @@
  * sink_report.c - `report`: one block per AUX stream with its container
  * counters (chunks, bytes, PERF_RECORD_AUX flags, lost bytes), the number of
  * records decoded, and the decoder's summary records as tables, each table's
- * columns taken from its record type's field table (a table too wide for a
- * terminal prints each row as a list of fields).  --header adds perf's
+ * columns taken from its record type's field table (a type too wide for a
+ * terminal's table, hwt_record_type.as_list, prints each row as a list of
+ * fields).  --header adds perf's
  * header block before it (--header-only: only that); --stats prints only
  * the record counts, as perf report --stats does.
  */
@@ -123,19 +124,7 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 		row->cells[i] = render(&rec->type->fields[i], rec->data);
 }
 
-/* Lines of a table wider than this print as one "name value" line per field. */
-#define REPORT_COLUMNS	100
-
-static size_t table_width(const size_t *width, uint32_t nf)
-{
-	size_t w = 3;
-
-	for (uint32_t f = 0; f < nf; f++)
-		w += 1 + width[f];
-	return w;
-}
-
-/* The rows of table @first's type, each as a list of fields (a terminal's width). */
+/* The rows of table @first's type, each as a list of fields (hwt_record_type.as_list). */
 static void print_rows_as_lists(struct report_sink *s, uint32_t first, uint32_t stream,
 				uint32_t nf)
 {
@@ -184,7 +173,7 @@ static void print_tables(struct report_sink *s, uint32_t stream)
 				if (s->rows[j].cells[f] && strlen(s->rows[j].cells[f]) > width[f])
 					width[f] = strlen(s->rows[j].cells[f]);
 		}
-		if (table_width(width, nf) > REPORT_COLUMNS) {
+		if (t->as_list) {
 			print_rows_as_lists(s, i, stream, nf);
 			continue;
 		}
