@@ -5,9 +5,12 @@
 #   perf hwtrace script -i gpu.data -s scripts/panthor-rates.py -- [--top N] [--csv]
 #   perf script -i inj.data -s scripts/panthor-rates.py -- [same options]
 #
-# A panthor sample counts events between timestamp_start_ns and
-# timestamp_end_ns, so a counter's rate over the capture is the sum of its
-# values over the sum of the sample intervals, per block (type, index).
+# A panthor sample's counters count from the previous sample's dump to its
+# own; the decoder puts that time in each record's interval_ns (0 for the
+# first sample, which has no known start).  A counter's rate is the sum of
+# its values over the samples that have an interval divided by the sum of
+# those intervals, per block (type, index), rounded to whole events per
+# second: the figure `perf hwtrace report` prints (Documentation/panthor.rst).
 # Prints the N highest rates per block (default 8), or every counter as CSV.
 import sys
 from collections import defaultdict
@@ -16,7 +19,8 @@ TOP = 8
 CSV = False
 HEADER_WORDS = ('TIMESTAMP_LO', 'TIMESTAMP_HI', 'PRFCNT_EN', 'RESERVED')
 BLOCK_TYPES = ['fw', 'csg', 'cshw', 'tiler', 'memsys', 'shader', 'unknown']
-totals = defaultdict(lambda: defaultdict(int))
+totals = defaultdict(lambda: defaultdict(int))     # all samples, as report's total
+counted = defaultdict(lambda: defaultdict(int))    # samples with an interval
 spans = defaultdict(int)
 
 
@@ -47,25 +51,33 @@ def trace_unhandled(event_name, context, fields, perf_sample_dict=None):
     bt = fields['block_type']
     name = BLOCK_TYPES[bt] if isinstance(bt, int) and bt < len(BLOCK_TYPES) else str(bt)
     key = (name, fields['block_idx'])
-    spans[key] += max(0, fields['timestamp_end_ns'] - fields['timestamp_start_ns'])
-    t = totals[key]
+    iv = fields['interval_ns']
+    t, c = totals[key], counted[key]
+    spans[key] += iv
     for k, v in kvs(fields['counters']).items():
         if k in HEADER_WORDS:
             continue
         t[k] += v
+        if iv:
+            c[k] += v
+
+
+def per_second(v, ns):
+    # as report: rounded half up, in integers (no float error on big counts)
+    return (v * 1000000000 + ns // 2) // ns if ns else 0
 
 
 def trace_end():
     if CSV:
         print('block_type,block_idx,counter,total,seconds,per_second')
     for key in sorted(totals):
-        secs = spans[key] / 1e9
-        rates = sorted(((v / secs if secs else 0.0, k, v) for k, v in totals[key].items()),
+        ns = spans[key]
+        rates = sorted(((per_second(counted[key][k], ns), k, v) for k, v in totals[key].items()),
                        key=lambda r: (-r[0], r[1]))
         if CSV:
             for rate, k, v in sorted(rates, key=lambda r: r[1]):
-                print('%s,%d,%s,%d,%.9f,%.1f' % (key[0], key[1], k, v, secs, rate))
+                print('%s,%d,%s,%d,%.9f,%d' % (key[0], key[1], k, v, ns / 1e9, rate))
             continue
-        print('%s[%d]: %.6f s sampled' % (key[0], key[1], secs))
+        print('%s[%d]: %.6f s sampled' % (key[0], key[1], ns / 1e9))
         for rate, k, v in rates[:TOP]:
-            print('  %-32s %16.1f /s  (%d)' % (k, rate, v))
+            print('  %-32s %16d /s  (%d)' % (k, rate, v))

@@ -5,7 +5,7 @@
 
 static const struct hwt_record_type *const record_types[] = {
 	&hwt_rt_panthor_block, &hwt_rt_panthor_sample, &hwt_rt_panthor_summary,
-	&hwt_rt_panthor_block_total, &hwt_rt_panthor_aggregate, NULL,
+	&hwt_rt_panthor_block_total, &hwt_rt_panthor_aggregate, &hwt_rt_panthor_counter, NULL,
 };
 
 const struct hwt_device hwt_device_panthor = {
@@ -18,4 +18,5 @@ const struct hwt_device hwt_device_panthor = {
 	.auxinfo = hwt_panthor__auxinfo,
 	.synth = &hwt_panthor_synth,
 	.options = hwt_panthor_options,
+	.metrics = &hwt_panthor_metrics,
 };

@@ -140,6 +140,19 @@ static int build_names(struct panthor_dec *d)
 	return 0;
 }
 
+/* --sort and --top (checked before any input was read; bad values here are from a library user) */
+static int report_opts(struct panthor_dec *d, const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
+{
+	const char *sort = hwt_aux_ctx__opt(ctx, "sort");
+
+	if (sort && panthor__sort_key(sort) < 0) {
+		hwt_diag__error(diag, 0, "panthor options", "--sort '%s' is not a sort key", sort);
+		return -1;
+	}
+	d->stats.sort = sort ? (enum panthor_sort)panthor__sort_key(sort) : PANTHOR_SORT_BLOCK;
+	return opt_u64(ctx, "top", &d->stats.top, diag) < 0 ? -1 : 0;
+}
+
 static void *panthor_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 {
 	struct panthor_dec *d = calloc(1, sizeof(*d));
@@ -157,6 +170,8 @@ static void *panthor_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 	d->values = calloc(d->info.counters_per_block, sizeof(*d->values));
 	d->kv = calloc(PANTHOR_MASK_BITS, sizeof(*d->kv));
 	if (!d->values || !d->kv || build_names(d) || panthor_stats__init(&d->stats, &d->info))
+		goto fail;
+	if (report_opts(d, ctx, diag))
 		goto fail;
 	return d;
 fail:
@@ -220,7 +235,8 @@ static void on_block(void *ctx, const struct hwt_panthor_sample *s,
 #endif
 	r = (struct hwt_panthor_block_rec){
 		.sample = s->index, .timestamp_start_ns = s->timestamp_start_ns,
-		.timestamp_end_ns = s->timestamp_end_ns, .user_data = s->user_data,
+		.timestamp_end_ns = s->timestamp_end_ns, .interval_ns = d->interval,
+		.user_data = s->user_data,
 		.flags = s->flags, .block_type = b->kind, .block_idx = b->idx,
 		.block_states = b->states, .clock = b->clock,
 		.cycles = b->clock < HWT_PANTHOR_NCLOCKS ? s->cycles[b->clock] : 0,
@@ -259,9 +275,8 @@ static void decode_sample(struct panthor_dec *d, const uint8_t *p, size_t n, uin
 		/* the interval must be known before the blocks are counted */
 		uint64_t end = hwt_le64(p + l->sh_ts_end);
 
-		if (d->have_prev && end > d->prev_end)
-			d->interval = end - d->prev_end;
-		else if (d->have_prev)
+		d->interval = hwt_panthor__interval(end, d->prev_end, d->have_prev);
+		if (d->have_prev && !d->interval)
 			hwt_diag__warn(diag, off, "panthor sample header",
 				       "sample %llu: timestamp_end_ns %llu does not advance past "
 				       "%llu: no interval for it", (unsigned long long)s.index,

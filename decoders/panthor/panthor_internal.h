@@ -240,6 +240,21 @@ const char *hwt_panthor__gpu_name(uint32_t gpu_id);
  */
 const char *hwt_panthor__counter_name(uint32_t gpu_id, enum hwt_panthor_kind kind, uint32_t idx);
 
+/**
+ * hwt_panthor__counter_shift - libGPUCounters' shift of a counter, or 0
+ *
+ * The hardware counts such a counter in units of 1 << shift; report and
+ * metrics multiply by it (raw values in records stay as read).
+ */
+uint32_t hwt_panthor__counter_shift(uint32_t gpu_id, enum hwt_panthor_kind kind, uint32_t idx);
+
+/* A counter whose value is scaled (libGPUCounters' "shift" attribute). */
+struct hwt_panthor_shift {
+	uint8_t kind;
+	uint8_t shift;
+	uint16_t idx;
+};
+
 /* A per-GPU naming table (panthor_names_*.c). */
 struct hwt_panthor_names {
 	const char *gpu;			/* "Mali-G710" */
@@ -247,6 +262,8 @@ struct hwt_panthor_names {
 	uint32_t nproducts;
 	uint32_t size;				/* counters per block it describes */
 	const char *const *block[HWT_PANTHOR_NKINDS];	/* NULL: no public names */
+	const struct hwt_panthor_shift *shifts;	/* scaled counters */
+	uint32_t nshifts;
 };
 
 extern const struct hwt_panthor_names hwt_panthor_names_g710;
@@ -258,6 +275,8 @@ extern const struct hwt_record_type hwt_rt_panthor_sample;
 extern const struct hwt_record_type hwt_rt_panthor_summary;
 extern const struct hwt_record_type hwt_rt_panthor_block_total;
 extern const struct hwt_record_type hwt_rt_panthor_aggregate;
+extern const struct hwt_record_type hwt_rt_panthor_counter;
+extern const struct hwt_metrics_ops hwt_panthor_metrics;
 extern const struct hwt_decoder_ops hwt_panthor_decoder;
 extern const struct hwt_dev_opt hwt_panthor_options[];
 extern const struct hwt_synth hwt_panthor_synth;
@@ -278,10 +297,33 @@ struct panthor_acc {
 	uint64_t live;		/* samples in which it was neither */
 	uint64_t en[2];		/* union of enable masks */
 	uint64_t *tot;		/* counters_per_block totals, all samples */
-	uint64_t *tot_iv;	/* ... samples that had an interval */
+	uint64_t *tot_noiv;	/* ... samples without an interval (the rates leave them out) */
 };
 
+/* report --sort keys */
+enum panthor_sort {
+	PANTHOR_SORT_BLOCK,	/* block order, counter index (default) */
+	PANTHOR_SORT_TOTAL,
+	PANTHOR_SORT_PER_SECOND,
+	PANTHOR_SORT_PER_MCYCLE,
+	PANTHOR_SORT_NAME,
+};
+
+/* A report row before sorting; @order keeps the block order among equals. */
+struct panthor_row {
+	size_t order;
+	union {
+		struct hwt_panthor_counter c;
+		struct hwt_panthor_aggregate g;
+	};
+};
+
+/* "total" etc. -> enum panthor_sort; -1 if not a key. */
+int panthor__sort_key(const char *s);
+
 struct panthor_stats {
+	enum panthor_sort sort;
+	uint64_t top;		/* rows per table, 0: all */
 	uint32_t cpb;
 	uint32_t nblocks[HWT_PANTHOR_NKINDS];
 	struct panthor_acc *acc[HWT_PANTHOR_NKINDS];

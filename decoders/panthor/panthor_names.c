@@ -61,20 +61,35 @@ const char *hwt_panthor__gpu_name(uint32_t gpu_id)
 	return NULL;
 }
 
-const char *hwt_panthor__counter_name(uint32_t gpu_id, enum hwt_panthor_kind kind, uint32_t idx)
+static const struct hwt_panthor_names *table_of(uint32_t gpu_id)
 {
 	uint16_t id = product_id(gpu_id);
+
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
+		for (uint32_t p = 0; p < tables[t]->nproducts; p++)
+			if (tables[t]->products[p] == id)
+				return tables[t];
+	return NULL;
+}
+
+const char *hwt_panthor__counter_name(uint32_t gpu_id, enum hwt_panthor_kind kind, uint32_t idx)
+{
+	const struct hwt_panthor_names *n;
 
 	if (idx < HWT_PANTHOR_HDR_COUNTERS)
 		return header_names[idx];
 	if (kind >= HWT_PANTHOR_NKINDS)
 		return NULL;
-	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
-		const struct hwt_panthor_names *n = tables[t];
+	n = table_of(gpu_id);
+	return n && n->block[kind] && idx < n->size ? n->block[kind][idx] : NULL;
+}
 
-		for (uint32_t p = 0; p < n->nproducts; p++)
-			if (n->products[p] == id)
-				return n->block[kind] && idx < n->size ? n->block[kind][idx] : NULL;
-	}
-	return NULL;
+uint32_t hwt_panthor__counter_shift(uint32_t gpu_id, enum hwt_panthor_kind kind, uint32_t idx)
+{
+	const struct hwt_panthor_names *n = table_of(gpu_id);
+
+	for (uint32_t i = 0; n && i < n->nshifts; i++)
+		if (n->shifts[i].kind == kind && n->shifts[i].idx == idx)
+			return n->shifts[i].shift;
+	return 0;
 }

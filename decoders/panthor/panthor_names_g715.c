@@ -198,6 +198,11 @@ static const char *const g715_tiler[128] = {
 
 static const uint16_t g715_products[] = { 0xb02, 0xb03 };
 
+/* FRAG_SHADER_THREADS counts in fours: shift="2" in the same XML */
+static const struct hwt_panthor_shift g715_shifts[] = {
+	{ .kind = HWT_PANTHOR_SHADER, .idx = 69, .shift = 2 },
+};
+
 const struct hwt_panthor_names hwt_panthor_names_g715 = {
 	.gpu = "Mali-G715",
 	.products = g715_products,
@@ -209,4 +214,6 @@ const struct hwt_panthor_names hwt_panthor_names_g715 = {
 		[HWT_PANTHOR_MEMSYS] = g715_memsys,
 		[HWT_PANTHOR_SHADER] = g715_shader,
 	},
+	.shifts = g715_shifts,
+	.nshifts = sizeof(g715_shifts) / sizeof(g715_shifts[0]),
 };

@@ -20,6 +20,7 @@ static const struct hwt_field block_fields[] = {
 	HWT_FIELD(BLK, sample, HWT_FT_U64, HWT_FH_DEC),
 	HWT_FIELD(BLK, timestamp_start_ns, HWT_FT_U64, HWT_FH_DEC),
 	HWT_FIELD(BLK, timestamp_end_ns, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(BLK, interval_ns, HWT_FT_U64, HWT_FH_DEC),
 	HWT_FIELD(BLK, user_data, HWT_FT_U64, HWT_FH_HEX),	/* as the sample's */
 	HWT_FIELD_FLAGS(BLK, flags, HWT_FT_U32, flag_names),
 	HWT_FIELD_ENUM(BLK, block_type, HWT_FT_U32, hwt_panthor_kind_names),
@@ -92,6 +93,7 @@ const struct hwt_record_type hwt_rt_panthor_summary = {
 	.fields = summary_fields,
 	.nfields = sizeof(summary_fields) / sizeof(summary_fields[0]),
 	.kind = HWT_RK_SUMMARY,
+	.as_list = true,	/* 14 fields and a note: wider than a terminal */
 };
 
 #define TOT struct hwt_panthor_block_total
@@ -104,9 +106,6 @@ static const struct hwt_field total_fields[] = {
 	HWT_FIELD(TOT, off, HWT_FT_U64, HWT_FH_DEC),
 	HWT_FIELD(TOT, unavailable, HWT_FT_U64, HWT_FH_DEC),
 	HWT_FIELD(TOT, note, HWT_FT_STR, HWT_FH_DEC),
-	HWT_FIELD_VEC(TOT, totals, ntotals, HWT_FT_KV),
-	HWT_FIELD_VEC(TOT, per_second, nper_second, HWT_FT_KV),
-	HWT_FIELD_VEC(TOT, per_mcycle, nper_mcycle, HWT_FT_KV),
 };
 
 const struct hwt_record_type hwt_rt_panthor_block_total = {
@@ -117,15 +116,33 @@ const struct hwt_record_type hwt_rt_panthor_block_total = {
 	.kind = HWT_RK_SUMMARY,
 };
 
+#define CNT struct hwt_panthor_counter
+static const struct hwt_field counter_fields[] = {
+	HWT_FIELD_ENUM(CNT, block_type, HWT_FT_U32, hwt_panthor_kind_names),
+	HWT_FIELD(CNT, block_idx, HWT_FT_U32, HWT_FH_DEC),
+	HWT_FIELD(CNT, counter, HWT_FT_STR, HWT_FH_DEC),
+	HWT_FIELD(CNT, total, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD_OPT(CNT, per_second, HWT_FT_U64, HWT_FH_DEC, has_per_second),
+	HWT_FIELD_OPT(CNT, per_mcycle, HWT_FT_U64, HWT_FH_DEC, has_per_mcycle),
+	HWT_FIELD(CNT, scaled, HWT_FT_U32, HWT_FH_DEC),
+};
+
+const struct hwt_record_type hwt_rt_panthor_counter = {
+	.name = "panthor_counter",
+	.id = 2006,
+	.fields = counter_fields,
+	.nfields = sizeof(counter_fields) / sizeof(counter_fields[0]),
+	.kind = HWT_RK_SUMMARY,
+};
+
 #define AGG struct hwt_panthor_aggregate
 static const struct hwt_field aggregate_fields[] = {
 	HWT_FIELD_ENUM(AGG, block_type, HWT_FT_U32, hwt_panthor_kind_names),
+	HWT_FIELD(AGG, counter, HWT_FT_STR, HWT_FH_DEC),
 	HWT_FIELD(AGG, instances, HWT_FT_U32, HWT_FH_DEC),
-	HWT_FIELD(AGG, how, HWT_FT_STR, HWT_FH_DEC),
-	HWT_FIELD(AGG, interval_ns, HWT_FT_U64, HWT_FH_DEC),
-	HWT_FIELD_VEC(AGG, sum, nsum, HWT_FT_KV),
-	HWT_FIELD_VEC(AGG, mean, nmean, HWT_FT_KV),
-	HWT_FIELD_VEC(AGG, per_second, nper_second, HWT_FT_KV),
+	HWT_FIELD(AGG, sum, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD_OPT(AGG, mean, HWT_FT_U64, HWT_FH_DEC, has_mean),
+	HWT_FIELD_OPT(AGG, per_second, HWT_FT_U64, HWT_FH_DEC, has_per_second),
 };
 
 const struct hwt_record_type hwt_rt_panthor_aggregate = {

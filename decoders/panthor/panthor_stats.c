@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hwtrace/diag.h"
+
 #include "panthor_internal.h"
 
 int panthor_stats__init(struct panthor_stats *st, const struct hwt_panthor_info *info)
@@ -38,7 +40,7 @@ void panthor_stats__block(struct panthor_stats *st, const struct hwt_panthor_blo
 			st->nomem = true;
 			return;
 		}
-		a->tot_iv = a->tot + st->cpb;
+		a->tot_noiv = a->tot + st->cpb;
 	}
 	a->samples++;
 	a->cycles += cycles;
@@ -53,16 +55,16 @@ void panthor_stats__block(struct panthor_stats *st, const struct hwt_panthor_blo
 	a->en[1] |= b->enable_mask[1];
 	/* only enabled event counters are ever reported */
 	for (uint32_t w = 0; w < 2; w++) {
-		uint64_t *t = a->tot + 64 * w, *ti = a->tot_iv + 64 * w;
+		uint64_t *t = a->tot + 64 * w, *tn = a->tot_noiv + 64 * w;
 		const uint64_t *v = values + 64 * w;
 
 		if (b->enable_mask[w] == ~0ull && st->cpb >= 64 * (w + 1)) {
 			/* the common all-enabled word: a loop the compiler vectorises */
 			for (uint32_t i = 0; i < 64; i++)
 				t[i] += v[i];
-			if (interval)
+			if (!interval)	/* rare: the first sample */
 				for (uint32_t i = 0; i < 64; i++)
-					ti[i] += v[i];
+					tn[i] += v[i];
 			continue;
 		}
 		for (uint64_t m = b->enable_mask[w]; m; m &= m - 1) {
@@ -71,8 +73,8 @@ void panthor_stats__block(struct panthor_stats *st, const struct hwt_panthor_blo
 			if (i >= st->cpb)
 				break;
 			a->tot[i] += values[i];
-			if (interval)
-				a->tot_iv[i] += values[i];
+			if (!interval)
+				a->tot_noiv[i] += values[i];
 		}
 	}
 }
@@ -98,19 +100,93 @@ static uint32_t last_counter(uint32_t cpb)
 static const char *block_note(uint64_t interval, uint64_t cycles)
 {
 	if (!interval && !cycles)
-		return "no interval (needs two samples with increasing timestamp_end_ns); "
-		       "no clock cycles in the headers";
+		return "no interval, no cycles";
 	if (!interval)
-		return "no interval (needs two samples with increasing timestamp_end_ns)";
+		return "no interval";
 	if (!cycles)
-		return "no clock cycles in the headers (v6 leaves them 0): no per-cycle figures";
+		return "no cycles";
 	return "";
 }
 
-static void emit_totals(struct panthor_stats *st, const char *const *const *names,
-			struct hwt_kv *kv, const struct hwt_emit *emit)
+static uint64_t scale(uint64_t v, uint32_t shift)
 {
-	struct hwt_kv *ps = kv + PANTHOR_MASK_BITS, *pc = ps + PANTHOR_MASK_BITS;
+	return shift && v > UINT64_MAX >> shift ? UINT64_MAX : v << shift;
+}
+
+/* Descending by the chosen figure, then block order (the order rows were made). */
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+static int cmp_counter(const void *pa, const void *pb, void *key)
+{
+	const struct panthor_row *a = pa, *b = pb;
+	int c = 0;
+
+	switch (*(const enum panthor_sort *)key) {
+	case PANTHOR_SORT_TOTAL:
+		c = cmp_u64(a->c.total, b->c.total);
+		break;
+	case PANTHOR_SORT_PER_SECOND:
+		c = cmp_u64(a->c.has_per_second ? a->c.per_second : 0,
+			    b->c.has_per_second ? b->c.per_second : 0);
+		break;
+	case PANTHOR_SORT_PER_MCYCLE:
+		c = cmp_u64(a->c.has_per_mcycle ? a->c.per_mcycle : 0,
+			    b->c.has_per_mcycle ? b->c.per_mcycle : 0);
+		break;
+	case PANTHOR_SORT_NAME:
+		c = strcmp(a->c.counter, b->c.counter);
+		break;
+	case PANTHOR_SORT_BLOCK:
+		break;
+	}
+	return c ? c : a->order < b->order ? -1 : a->order > b->order;
+}
+
+static int cmp_aggregate(const void *pa, const void *pb, void *key)
+{
+	const struct panthor_row *a = pa, *b = pb;
+	int c = 0;
+
+	switch (*(const enum panthor_sort *)key) {
+	case PANTHOR_SORT_TOTAL:
+		c = cmp_u64(a->g.sum, b->g.sum);
+		break;
+	case PANTHOR_SORT_PER_SECOND:
+	case PANTHOR_SORT_PER_MCYCLE:	/* aggregates have no per-cycle figure */
+		c = cmp_u64(a->g.has_per_second ? a->g.per_second : 0,
+			    b->g.has_per_second ? b->g.per_second : 0);
+		break;
+	case PANTHOR_SORT_NAME:
+		c = strcmp(a->g.counter, b->g.counter);
+		break;
+	case PANTHOR_SORT_BLOCK:
+		break;
+	}
+	return c ? c : a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Sort @n rows as --sort says and emit the first --top of them. */
+static void emit_rows(struct panthor_stats *st, struct panthor_row *rows, size_t n,
+		      const struct hwt_record_type *type, const struct hwt_emit *emit)
+{
+	if (st->sort != PANTHOR_SORT_BLOCK)
+		qsort_r(rows, n, sizeof(*rows),
+			type == &hwt_rt_panthor_counter ? cmp_counter : cmp_aggregate, &st->sort);
+	if (st->top && n > st->top)
+		n = st->top;
+	for (size_t i = 0; i < n; i++)
+		hwt_emit__record(emit, type, type == &hwt_rt_panthor_counter ?
+				 (const void *)&rows[i].c : (const void *)&rows[i].g, 0);
+}
+
+static size_t counter_rows(struct panthor_stats *st, const char *const *const *names,
+			   const struct hwt_panthor_info *info, struct panthor_row *rows,
+			   const struct hwt_emit *emit)
+{
+	size_t n = 0;
 
 	for (int k = 0; k < HWT_PANTHOR_NKINDS; k++) {
 		for (uint32_t idx = 0; idx < st->nblocks[k]; idx++) {
@@ -120,40 +196,45 @@ static void emit_totals(struct panthor_stats *st, const char *const *const *name
 				.interval_ns = a->interval_ns, .cycles = a->cycles, .off = a->off,
 				.unavailable = a->unavailable,
 				.note = block_note(a->interval_ns, a->cycles),
-				.totals = kv, .per_second = ps, .per_mcycle = pc,
 			};
 
 			if (!a->samples || !a->tot)
 				continue;
+			hwt_emit__record(emit, &hwt_rt_panthor_block_total, &t, 0);
 			for (uint32_t i = HWT_PANTHOR_HDR_COUNTERS; i < last_counter(st->cpb); i++) {
+				uint32_t sh = hwt_panthor__counter_shift(info->gpu_id, k, i);
+				struct panthor_row *r = &rows[n];
+
 				if (!enabled(a->en, i))
 					continue;
-				kv[t.ntotals++] = (struct hwt_kv){ names[k][i], a->tot[i] };
-				if (a->interval_ns)
-					ps[t.nper_second++] = (struct hwt_kv){
-						names[k][i], per(a->tot_iv[i], 1000000000u,
-								 a->interval_ns) };
-				if (a->cycles)
-					pc[t.nper_mcycle++] = (struct hwt_kv){
-						names[k][i], per(a->tot[i], 1000000u, a->cycles) };
+				*r = (struct panthor_row){ .order = n, .c = {
+					.block_type = k, .block_idx = idx, .counter = names[k][i],
+					.total = scale(a->tot[i], sh), .scaled = sh,
+				} };
+				if (a->interval_ns) {
+					r->c.per_second = per(scale(a->tot[i] - a->tot_noiv[i], sh),
+							      1000000000u,
+							      a->interval_ns);
+					r->c.has_per_second = true;
+				}
+				if (a->cycles) {
+					r->c.per_mcycle = per(scale(a->tot[i], sh), 1000000u, a->cycles);
+					r->c.has_per_mcycle = true;
+				}
+				n++;
 			}
-			hwt_emit__record(emit, &hwt_rt_panthor_block_total, &t, 0);
 		}
 	}
+	return n;
 }
 
 /* Shader cores: sum and mean over present cores; L2 slices: sum. */
-static void emit_aggregate(struct panthor_stats *st, int k, const char *const *names,
-			   struct hwt_kv *kv, const struct hwt_emit *emit)
+static size_t aggregate_rows(struct panthor_stats *st, int k, const char *const *names,
+			     const struct hwt_panthor_info *info, struct panthor_row *rows)
 {
-	struct hwt_kv *mean = kv + PANTHOR_MASK_BITS, *ps = mean + PANTHOR_MASK_BITS;
-	struct hwt_panthor_aggregate g = {
-		.block_type = k, .interval_ns = st->interval_ns, .sum = kv, .mean = mean,
-		.per_second = ps,
-		.how = k == HWT_PANTHOR_SHADER ? "sum and mean over present shader cores"
-					       : "sum over L2 slices",
-	};
 	uint64_t en[2] = { 0, 0 };
+	uint32_t instances = 0;
+	size_t n = 0;
 	bool any = false;
 
 	for (uint32_t idx = 0; idx < st->nblocks[k]; idx++) {
@@ -162,14 +243,16 @@ static void emit_aggregate(struct panthor_stats *st, int k, const char *const *n
 		if (!a->samples || !a->tot)
 			continue;
 		any = true;
-		g.instances += a->live > 0;
+		instances += a->live > 0;
 		en[0] |= a->en[0];
 		en[1] |= a->en[1];
 	}
 	if (!any)
-		return;
+		return 0;
 	for (uint32_t i = HWT_PANTHOR_HDR_COUNTERS; i < last_counter(st->cpb); i++) {
+		uint32_t sh = hwt_panthor__counter_shift(info->gpu_id, k, i);
 		uint64_t sum = 0, sum_iv = 0;
+		struct panthor_row *r = &rows[n];
 
 		if (!enabled(en, i))
 			continue;
@@ -178,17 +261,38 @@ static void emit_aggregate(struct panthor_stats *st, int k, const char *const *n
 
 			if (a->tot) {
 				sum += a->tot[i];
-				sum_iv += a->tot_iv[i];
+				sum_iv += a->tot[i] - a->tot_noiv[i];
 			}
 		}
-		kv[g.nsum++] = (struct hwt_kv){ names[i], sum };
-		if (k == HWT_PANTHOR_SHADER && g.instances)
-			mean[g.nmean++] = (struct hwt_kv){ names[i], per(sum, 1, g.instances) };
-		if (st->interval_ns)
-			ps[g.nper_second++] = (struct hwt_kv){
-				names[i], per(sum_iv, 1000000000u, st->interval_ns) };
+		*r = (struct panthor_row){ .order = n, .g = {
+			.block_type = k, .counter = names[i], .instances = instances,
+			.sum = scale(sum, sh),
+		} };
+		if (k == HWT_PANTHOR_SHADER && instances) {
+			r->g.mean = per(scale(sum, sh), 1, instances);
+			r->g.has_mean = true;
+		}
+		if (st->interval_ns) {
+			r->g.per_second = per(scale(sum_iv, sh), 1000000000u, st->interval_ns);
+			r->g.has_per_second = true;
+		}
+		n++;
 	}
-	hwt_emit__record(emit, &hwt_rt_panthor_aggregate, &g, 0);
+	return n;
+}
+
+static const char *summary_note(const struct panthor_stats *st)
+{
+	bool cycles = false;
+
+	for (int k = 0; k < HWT_PANTHOR_NKINDS; k++)
+		for (uint32_t idx = 0; idx < st->nblocks[k]; idx++)
+			cycles |= st->acc[k][idx].cycles > 0;
+	if (!st->interval_ns)
+		return "no interval: rates need two samples with increasing timestamp_end_ns";
+	if (!cycles)
+		return "no clock cycles in the headers (v6 leaves them 0): no per_mcycle";
+	return "rate = sum of values / sum of intervals (end_ns - previous end_ns)";
 }
 
 void panthor_stats__emit(struct panthor_stats *st, const struct hwt_panthor_info *info,
@@ -202,19 +306,27 @@ void panthor_stats__emit(struct panthor_stats *st, const struct hwt_panthor_info
 		.overflow = st->overflow, .error = st->error, .off_blocks = st->off_blocks,
 		.unavailable_blocks = st->unavailable_blocks,
 		.span_ns = st->have_end ? st->last_end - st->first_end : 0,
-		.note = st->interval_ns ? "rates use the gap between consecutive timestamp_end_ns"
-					: "no interval: rates need two samples with increasing "
-					  "timestamp_end_ns",
+		.note = summary_note(st),
 	};
-	struct hwt_kv *kv = calloc(3 * PANTHOR_MASK_BITS, sizeof(*kv));
+	size_t nmax = 0, n;
+	struct panthor_row *rows;
 
 	hwt_emit__record(emit, &hwt_rt_panthor_summary, &s, 0);
-	if (!kv)
+	for (int k = 0; k < HWT_PANTHOR_NKINDS; k++)
+		nmax += (size_t)(st->nblocks[k] + 1) * PANTHOR_MASK_BITS;
+	rows = calloc(nmax, sizeof(*rows));
+	if (!rows) {
+		hwt_diag__error(emit->diag, 0, "panthor", "out of memory: no per-counter rows");
 		return;
-	emit_totals(st, names, kv, emit);
-	emit_aggregate(st, HWT_PANTHOR_SHADER, names[HWT_PANTHOR_SHADER], kv, emit);
-	emit_aggregate(st, HWT_PANTHOR_MEMSYS, names[HWT_PANTHOR_MEMSYS], kv, emit);
-	free(kv);
+	}
+	n = counter_rows(st, names, info, rows, emit);
+	emit_rows(st, rows, n, &hwt_rt_panthor_counter, emit);
+	n = aggregate_rows(st, HWT_PANTHOR_SHADER, names[HWT_PANTHOR_SHADER], info, rows);
+	n += aggregate_rows(st, HWT_PANTHOR_MEMSYS, names[HWT_PANTHOR_MEMSYS], info, rows + n);
+	for (size_t i = 0; i < n; i++)
+		rows[i].order = i;
+	emit_rows(st, rows, n, &hwt_rt_panthor_aggregate, emit);
+	free(rows);
 }
 
 void panthor_stats__free(struct panthor_stats *st)

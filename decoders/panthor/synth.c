@@ -18,7 +18,8 @@
  *	shader = 1000000 + k % 5
  *	states ON|AVAILABLE|NORMAL, except shader 3: OFF when k % 10 == 9;
  *	clock: toplevel for FW/CSG/CSHW, coregroup for TILER/MEMSYS, shader
- *	enable_mask all counters, except shader blocks: counters 0-47
+ *	enable_mask all counters, except shader blocks: counters 0-55 (and
+ *	64-71 with 128 counters), so masks with holes are exercised
  *	counters: [0],[1] GPU timestamp lo/hi, [2] 0xffffffff, [3] 0; others a
  *	hash of (seed, k, type, idx, i) below 10^6, 0 when not enabled or OFF.
  * --unset 1 mimics the v5/v6 kernel code: flags, cycles and states stay 0.
@@ -138,7 +139,7 @@ static void gen_sample(const struct pt_cfg *c, uint64_t k, uint8_t *p, struct hw
 			uint64_t ts = 24000 * k + 0x100000000ULL * (k % 3);
 
 			if (kind == HWT_PANTHOR_SHADER)
-				em[0] = 0xffffffffffffULL, em[1] = 0;
+				em[0] = 0xffffffffffffffULL, em[1] = cpb > 64 ? 0xff : 0;
 			if (kind == HWT_PANTHOR_SHADER && idx == 3 && k % 10 == 9)
 				states = HWT_PANTHOR_STATE_OFF | HWT_PANTHOR_STATE_AVAILABLE;
 			if (c->unset)

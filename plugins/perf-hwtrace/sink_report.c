@@ -3,7 +3,9 @@
  * sink_report.c - `report`: one block per AUX stream with its container
  * counters (chunks, bytes, PERF_RECORD_AUX flags, lost bytes), the number of
  * records decoded, and the decoder's summary records as tables, each table's
- * columns taken from its record type's field table.  --header adds perf's
+ * columns taken from its record type's field table (a type too wide for a
+ * terminal's table, hwt_record_type.as_list, prints each row as a list of
+ * fields).  --header adds perf's
  * header block before it (--header-only: only that); --stats prints only
  * the record counts, as perf report --stats does.
  */
@@ -122,6 +124,29 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 		row->cells[i] = render(&rec->type->fields[i], rec->data);
 }
 
+/* The rows of table @first's type, each as a list of fields (hwt_record_type.as_list). */
+static void print_rows_as_lists(struct report_sink *s, uint32_t first, uint32_t stream,
+				uint32_t nf)
+{
+	const struct hwt_record_type *t = s->rows[first].type;
+	struct out *o = s->o;
+	int nw = 0;
+
+	for (uint32_t f = 0; f < nf; f++)
+		if ((int)strlen(t->fields[f].name) > nw)
+			nw = (int)strlen(t->fields[f].name);
+	out__printf(o, "\n  %s:\n", t->name);
+	for (uint32_t j = first, n = 0; j < s->nrows; j++) {
+		if (s->rows[j].stream != stream || s->rows[j].type != t || !s->rows[j].cells)
+			continue;
+		if (n++)
+			out__putc(o, '\n');
+		for (uint32_t f = 0; f < nf; f++)
+			out__printf(o, "    %-*s %s\n", nw, t->fields[f].name,
+				    s->rows[j].cells[f] ? s->rows[j].cells[f] : "");
+	}
+}
+
 static void print_tables(struct report_sink *s, uint32_t stream)
 {
 	struct out *o = s->o;
@@ -147,6 +172,10 @@ static void print_tables(struct report_sink *s, uint32_t stream)
 			for (uint32_t f = 0; f < nf; f++)
 				if (s->rows[j].cells[f] && strlen(s->rows[j].cells[f]) > width[f])
 					width[f] = strlen(s->rows[j].cells[f]);
+		}
+		if (t->as_list) {
+			print_rows_as_lists(s, i, stream, nf);
+			continue;
 		}
 		out__printf(o, "\n  %s:\n   ", t->name);
 		for (uint32_t f = 0; f < nf; f++)

@@ -41,7 +41,7 @@ struct entry {
 	uint16_t kind;		/* enum feed_kind */
 	uint16_t severity;	/* enum hwt_severity */
 	uint32_t stream;
-	uint32_t pad;
+	uint32_t metrics;	/* offset of a struct hwt_metrics copy in the entry, 0: none */
 	uint64_t offset;
 	const struct hwt_record_type *type;
 };
@@ -79,6 +79,7 @@ struct feed {
 	char *path;
 	struct hwt_opt *opts;
 	uint32_t nopts;
+	bool metrics;		/* hwt_session_opts.metrics */
 };
 
 static bool stopping(struct feed *f)
@@ -348,7 +349,7 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 {
 	struct feed *f = ctx;
 	const struct hwt_record_type *t = rec->type;
-	size_t size, extent, extra = 0;
+	size_t size, extent, extra = 0, met = 0;
 	struct entry *e;
 	uint8_t *copy, *p;
 
@@ -363,6 +364,12 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 	for (uint32_t i = 0; i < t->nfields; i++)
 		extra += out_of_line(&t->fields[i], rec->data);
 	size = align_up(sizeof(*e) + extent + extra, ENTRY_ALIGN);
+	if (rec->metrics) {
+		/* the values after the record; names, units and set are static */
+		met = align_up(sizeof(*e) + extent + extra, alignof(struct hwt_metrics));
+		size = align_up(met + sizeof(struct hwt_metrics) + rec->metrics->n * sizeof(double),
+				ENTRY_ALIGN);
+	}
 	if (size > UINT32_MAX) {
 		fail(f, "a record too large to copy");
 		return;
@@ -372,7 +379,7 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 		return;
 	*e = (struct entry){
 		.size = (uint32_t)size, .kind = FEED_RECORD, .stream = rec->stream,
-		.offset = rec->offset, .type = t,
+		.offset = rec->offset, .type = t, .metrics = (uint32_t)met,
 	};
 	copy = (uint8_t *)(e + 1);
 	memcpy(copy, rec->data, f->last_extent);
@@ -382,6 +389,14 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 
 		if (fl->type == HWT_FT_STR || fl->type == HWT_FT_U64_VEC || fl->type == HWT_FT_KV)
 			p = copy_out(fl, rec->data, copy, p);
+	}
+	if (met) {
+		struct hwt_metrics *m = (struct hwt_metrics *)((uint8_t *)e + met);
+		double *vals = (double *)(m + 1);
+
+		*m = *rec->metrics;
+		memcpy(vals, rec->metrics->vals, m->n * sizeof(double));
+		m->vals = vals;
 	}
 	commit(f, e);
 }
@@ -452,6 +467,7 @@ static void *worker(void *arg)
 	/* data records only: decoders may skip what feeds summary records */
 	struct hwt_session_opts so = {
 		.opts = f->opts, .nopts = f->nopts, .no_summary = true, .stop = &f->stop,
+		.metrics = f->metrics,
 	};
 	struct hwt_sink sink = {
 		.event = on_event, .stream = on_stream, .record = on_record, .end = on_end,
@@ -471,7 +487,8 @@ static void *worker(void *arg)
 
 /* ---- the consumer's side -------------------------------------------------- */
 
-struct feed *feed__new(const char *path, const struct hwt_opt *opts, uint32_t nopts)
+struct feed *feed__new(const char *path, const struct hwt_opt *opts, uint32_t nopts,
+		       bool metrics)
 {
 	struct feed *f = calloc(1, sizeof(*f));
 	pthread_condattr_t ca;
@@ -487,6 +504,7 @@ struct feed *feed__new(const char *path, const struct hwt_opt *opts, uint32_t no
 	pthread_cond_init(&f->can_put, &ca);
 	pthread_condattr_destroy(&ca);
 	f->refs = 1;
+	f->metrics = metrics;
 	f->path = strdup(path);
 	f->opts = calloc(nopts ? nopts : 1, sizeof(*f->opts));
 	ok = f->path && f->opts;
@@ -621,6 +639,8 @@ int feed__next(struct feed *f, struct feed_item *it, int ms)
 	if (e->kind == FEED_RECORD) {
 		it->rec = (struct hwt_record){
 			.type = e->type, .data = e + 1, .stream = e->stream, .offset = e->offset,
+			.metrics = e->metrics ? (const struct hwt_metrics *)((const uint8_t *)e +
+									 e->metrics) : NULL,
 		};
 	} else {
 		it->severity = e->severity;

@@ -50,10 +50,13 @@ struct feed_item {
 /**
  * feed__new - start decoding @path with decoder options @opts in a worker
  *
+ * With @metrics the session computes the devices' metrics and records
+ * carry them (struct hwt_record.metrics, copied with the record).
  * @path and @opts are copied.  Returns NULL when out of memory or when no
  * thread could be started.
  */
-struct feed *feed__new(const char *path, const struct hwt_opt *opts, uint32_t nopts);
+struct feed *feed__new(const char *path, const struct hwt_opt *opts, uint32_t nopts,
+		       bool metrics);
 
 /**
  * feed__started - wait up to @ms milliseconds for the input to be open

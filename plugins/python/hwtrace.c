@@ -27,6 +27,8 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+
+#include <math.h>
 #include <structmember.h>
 
 #include <stdbool.h>
@@ -293,6 +295,37 @@ fail:
 	return NULL;
 }
 
+/* d["metrics"] = {name: value or None}, as `script --metrics --json` prints it */
+static int add_metrics(PyObject *d, const struct hwt_metrics *m)
+{
+	PyObject *md = PyDict_New(), *v;
+
+	if (!md)
+		return -1;
+	for (uint32_t i = 0; i < m->n; i++) {
+		double x = m->vals[i];
+
+		if (isnan(x) || isinf(x)) {
+			v = Py_None;
+			Py_INCREF(v);
+		} else {
+			v = PyFloat_FromDouble(x);
+		}
+		if (!v || PyDict_SetItemString(md, m->defs[i].name, v) < 0) {
+			Py_XDECREF(v);
+			Py_DECREF(md);
+			return -1;
+		}
+		Py_DECREF(v);
+	}
+	if (PyDict_SetItemString(d, "metrics", md) < 0) {
+		Py_DECREF(md);
+		return -1;
+	}
+	Py_DECREF(md);
+	return 0;
+}
+
 /* The record as the dict `script --json` prints (a new reference). */
 static PyObject *record_dict(const struct hwt_record *rec)
 {
@@ -332,6 +365,8 @@ static PyObject *record_dict(const struct hwt_record *rec)
 		}
 		Py_DECREF(v);
 	}
+	if (rec->metrics && add_metrics(d, rec->metrics) < 0)
+		goto fail;
 	return d;
 fail:
 	Py_XDECREF(d);
@@ -496,7 +531,7 @@ static PyObject *hw_open(PyObject *self, PyObject *args, PyObject *kwargs)
 	Py_ssize_t pos = 0;
 	struct feed *f;
 	char why[512];
-	int strict = 0, started = 0;
+	int strict = 0, started = 0, metrics = 0;
 
 	if (!PyArg_ParseTuple(args, "O:open", &path_obj))
 		return NULL;
@@ -507,9 +542,11 @@ static PyObject *hw_open(PyObject *self, PyObject *args, PyObject *kwargs)
 
 		if (!k)
 			goto err;
-		if (!strcmp(k, "strict")) {
-			strict = PyObject_IsTrue(val);
-			if (strict < 0)
+		if (!strcmp(k, "strict") || !strcmp(k, "metrics")) {
+			int *flag = !strcmp(k, "strict") ? &strict : &metrics;
+
+			*flag = PyObject_IsTrue(val);
+			if (*flag < 0)
 				goto err;
 			continue;
 		}
@@ -530,7 +567,7 @@ static PyObject *hw_open(PyObject *self, PyObject *args, PyObject *kwargs)
 	rec->busy = rec->close_pending = false;
 	rec->strict = strict;
 	rec->errors = rec->warnings = 0;
-	f = feed__new(PyBytes_AS_STRING(bytes), opts, nopts);
+	f = feed__new(PyBytes_AS_STRING(bytes), opts, nopts, metrics);
 	if (!f) {
 		PyErr_NoMemory();
 		goto err;

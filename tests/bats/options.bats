@@ -38,6 +38,7 @@ value_of() {
 	--width) echo 16 ;;
 	--pmu) echo cxl_hmu_mem0.0.0 ;;
 	--top) echo 5 ;;
+	--sort) echo total ;;
 	--oa-format) echo A32u40_A4u32_B8_C8 ;;
 	--gen) echo 12 ;;
 	--ts-freq) echo 19200000 ;;
@@ -197,13 +198,13 @@ bad() {
 }
 
 @test "a decoder option the input's device does not take is a usage error" {
-	bad report --top 5 -i "$T/pt.data"
-	grep -q -- "--top is not an option of the input's device (panthor)" "$T/err"
+	bad report --rank-memory 64M -i "$T/pt.data"
+	grep -q -- "--rank-memory is not an option of the input's device (panthor)" "$T/err"
 	bad report -D --layout 6 -i "$T/hmu.data"
 	grep -q "cxl-hmu" "$T/err"
-	bad script --top 5 -i - <"$T/pt.data"
-	bad decode --type panthor --top 5 "$T/fifo"
-	grep -q -- "--top is not an option of panthor" "$T/err"
+	bad script --rank-memory 64M -i - <"$T/pt.data"
+	bad decode --type panthor --rank-memory 64M "$T/fifo"
+	grep -q -- "--rank-memory is not an option of panthor" "$T/err"
 	# the device's own options stay fine
 	run "$HWTRACE" report --top 3 -i "$T/hmu.data"
 	[ "$status" -eq 0 ]

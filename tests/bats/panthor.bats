@@ -157,7 +157,8 @@ jrun() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *panthor_summary* ]]
 	[[ "$output" == *panthor_block_total* ]]
-	[[ "$output" == *"sum and mean over present shader cores"* ]]
+	[[ "$output" == *panthor_counter* ]]
+	[[ "$output" == *panthor_aggregate* ]]
 	[[ "$output" == *Mali-G610* ]]
 	run "$HWTRACE" report -D -i "$T/p.data"
 	[ "$status" -eq 0 ]
@@ -175,7 +176,7 @@ jrun() {
 	run "$HWTRACE" script -i "$T/p.data" --csv
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | head -1)" = \
-	  "type,sample,timestamp_start_ns,timestamp_end_ns,user_data,flags,block_type,block_idx,block_states,clock,cycles,enable_mask,values,counters" ]
+	  "type,sample,timestamp_start_ns,timestamp_end_ns,interval_ns,user_data,flags,block_type,block_idx,block_states,clock,cycles,enable_mask,values,counters" ]
 	[ "$(echo "$output" | grep -c '^panthor_block,')" -eq "$(grep -vc '^#' "$T/m.txt")" ]
 }
 

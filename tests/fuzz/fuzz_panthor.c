@@ -4,7 +4,8 @@
  *
  * The first 16 input bytes pick a context (layout, counters per block, header
  * sizes, block counts, sample_size, raw format and ring indices); the rest is
- * the payload, decoded through the decoder ops in pieces like the session does.
+ * the payload, decoded through the decoder ops in pieces like the session does,
+ * every record shown to the metrics computer as the session shows it.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -12,8 +13,19 @@
 
 #include "panthor/panthor_internal.h"
 
+static void touch_metrics(const struct hwt_metrics *m)
+{
+	volatile double v = 0;
+
+	for (uint32_t i = 0; m && i < m->n; i++)
+		v += m->vals[i] + (double)strlen(m->defs[i].name);
+	(void)v;
+}
+
 static void sink(void *ctx, const struct hwt_record *rec)
 {
+	if (ctx)
+		touch_metrics(hwt_panthor_metrics.record(ctx, rec));
 	/* touch every field the sinks would read */
 	for (uint32_t i = 0; i < rec->type->nfields; i++) {
 		const struct hwt_field *f = &rec->type->fields[i];
@@ -38,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct hwt_emit emit = { .record = sink, .diag = &diag };
 	size_t pos = 0, piece;
-	void *st;
+	void *st, *met;
 
 	if (size < 16)
 		return 0;
@@ -60,6 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	st = hwt_panthor_decoder.new(&ctx, &diag);
 	if (!st)
 		return 0;
+	met = hwt_panthor_metrics.new(&ctx, &diag);
+	emit.ctx = met;
 	/* pieces, carrying what the decoder leaves, like session.c's feed() */
 	while (pos < size) {
 		size_t n = size - pos < piece ? size - pos : piece, used, end = pos + n;
@@ -76,5 +90,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	hwt_panthor_decoder.finish(st, &emit);
 	hwt_panthor_decoder.free(st);
+	if (met) {
+		touch_metrics(hwt_panthor_metrics.group(met, 0));
+		if (hwt_panthor_metrics.group(met, 1))
+			__builtin_trap();
+		hwt_panthor_metrics.free(met);
+	}
 	return 0;
 }

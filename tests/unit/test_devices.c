@@ -22,7 +22,7 @@ static const struct {
 	const char *pmu;		/* a PMU name of the device */
 	uint32_t auxtrace_type;
 	uint32_t npriv;			/* AUXTRACE_INFO priv[] words */
-	const char *types[6];		/* its record types */
+	const char *types[8];		/* its record types */
 } want[] = {
 	{ "cxl-hmu", "cxl_hmu_mem0.0.0", 7, 1,
 	  { "cxl_hmu_unit", "cxl_hmu_packet", "cxl_hmu_summary", "cxl_hmu_hot" } },
@@ -31,7 +31,7 @@ static const struct {
 	    "i915_oa_device" } },
 	{ "panthor", "panthor_perf0", 0x48570001, 16,
 	  { "panthor_block", "panthor_sample", "panthor_summary", "panthor_block_total",
-	    "panthor_aggregate" } },
+	    "panthor_aggregate", "panthor_counter" } },
 };
 #define NWANT (sizeof(want) / sizeof(want[0]))
 

@@ -88,12 +88,12 @@ struct cap {
 	struct hwt_panthor_summary sum;
 	int nsum;
 	struct hwt_panthor_block_total tot[MAXREC];
-	char tot_keys[MAXREC][8][32];
-	uint64_t tot_ps[MAXREC][8], tot_pc[MAXREC][8], tot_t[MAXREC][8];
 	int ntot;
-	struct hwt_panthor_aggregate agg[4];
-	uint64_t agg_sum[4][8], agg_mean[4][8];
-	char agg_keys[4][8][32];
+	struct hwt_panthor_counter cnt[MAXREC];
+	char cnt_keys[MAXREC][32];
+	int ncnt;
+	struct hwt_panthor_aggregate agg[MAXREC];
+	char agg_keys[MAXREC][32];
 	int nagg;
 	int errors, warnings;
 	uint64_t last_err_off;
@@ -121,26 +121,17 @@ static void cap_record(void *ctx, const struct hwt_record *rec)
 		c->sum = *(const struct hwt_panthor_summary *)rec->data;
 		c->nsum++;
 	} else if (rec->type == &hwt_rt_panthor_block_total && c->ntot < MAXREC) {
-		const struct hwt_panthor_block_total *t = rec->data;
-		int n = c->ntot++;
+		c->tot[c->ntot++] = *(const struct hwt_panthor_block_total *)rec->data;
+	} else if (rec->type == &hwt_rt_panthor_counter && c->ncnt < MAXREC) {
+		const struct hwt_panthor_counter *t = rec->data;
 
-		c->tot[n] = *t;
-		for (uint32_t i = 0; i < t->ntotals && i < 8; i++) {
-			snprintf(c->tot_keys[n][i], 32, "%s", t->totals[i].key);
-			c->tot_t[n][i] = t->totals[i].val;
-			c->tot_ps[n][i] = i < t->nper_second ? t->per_second[i].val : 0;
-			c->tot_pc[n][i] = i < t->nper_mcycle ? t->per_mcycle[i].val : 0;
-		}
-	} else if (rec->type == &hwt_rt_panthor_aggregate && c->nagg < 4) {
+		snprintf(c->cnt_keys[c->ncnt], 32, "%s", t->counter);
+		c->cnt[c->ncnt++] = *t;
+	} else if (rec->type == &hwt_rt_panthor_aggregate && c->nagg < MAXREC) {
 		const struct hwt_panthor_aggregate *g = rec->data;
-		int n = c->nagg++;
 
-		c->agg[n] = *g;
-		for (uint32_t i = 0; i < g->nsum && i < 8; i++) {
-			snprintf(c->agg_keys[n][i], 32, "%s", g->sum[i].key);
-			c->agg_sum[n][i] = g->sum[i].val;
-			c->agg_mean[n][i] = i < g->nmean ? g->mean[i].val : 0;
-		}
+		snprintf(c->agg_keys[c->nagg], 32, "%s", g->counter);
+		c->agg[c->nagg++] = *g;
 	}
 }
 
@@ -725,8 +716,10 @@ static void test_rates(void)
 	CHECK_EQ(r.cap->sum.samples, 3);
 	CHECK_EQ(r.cap->sum.span_ns, 2000000);
 	CHECK_EQ(r.cap->ntot, 4);
-	for (int t = 0; t < r.cap->ntot; t++) {
+	CHECK_EQ(r.cap->ncnt, 4);	/* one enabled counter per block */
+	for (int t = 0; t < r.cap->ncnt; t++) {
 		const struct hwt_panthor_block_total *tt = &r.cap->tot[t];
+		const struct hwt_panthor_counter *cc = &r.cap->cnt[t];
 		uint8_t type = tt->block_type == HWT_PANTHOR_SHADER ? V6_SHADER : V6_MEMSYS;
 		uint32_t i = type == V6_SHADER ? 4 : 16;
 		uint64_t all = 0, later = 0;
@@ -737,17 +730,20 @@ static void test_rates(void)
 		}
 		CHECK_EQ(tt->samples, 3);
 		CHECK_EQ(tt->interval_ns, 2000000);
-		CHECK_EQ(tt->ntotals, 1);
-		CHECK_STR(r.cap->tot_keys[t][0], type == V6_SHADER ? "FRAG_ACTIVE" : "L2_RD_MSG_IN");
-		CHECK_EQ(r.cap->tot_t[t][0], all);
+		CHECK_EQ(cc->block_type, tt->block_type);
+		CHECK_EQ(cc->block_idx, tt->block_idx);
+		CHECK_STR(r.cap->cnt_keys[t], type == V6_SHADER ? "FRAG_ACTIVE" : "L2_RD_MSG_IN");
+		CHECK_EQ(cc->total, all);
 		/* samples 1 and 2 cover 2 ms: per second = later * 500 */
-		CHECK_EQ(r.cap->tot_ps[t][0], later * 500);
+		CHECK(cc->has_per_second);
+		CHECK_EQ(cc->per_second, later * 500);
 		if (type == V6_SHADER) {
 			CHECK_EQ(tt->cycles, 6000000);
-			CHECK_EQ(r.cap->tot_pc[t][0], (all * 1000000 + 3000000) / 6000000);
+			CHECK(cc->has_per_mcycle);
+			CHECK_EQ(cc->per_mcycle, (all * 1000000 + 3000000) / 6000000);
 		} else {
 			CHECK_EQ(tt->cycles, 0);
-			CHECK_EQ(tt->nper_mcycle, 0);
+			CHECK(!cc->has_per_mcycle);
 		}
 	}
 	CHECK_EQ(r.cap->nagg, 2);
@@ -761,11 +757,11 @@ static void test_rates(void)
 			for (int idx = 0; idx < 2; idx++)
 				sum += val(s, type, idx, i);
 		CHECK_EQ(a->instances, 2);
-		CHECK_EQ(r.cap->agg_sum[g][0], sum);
+		CHECK_EQ(a->sum, sum);
 		if (type == V6_SHADER)
-			CHECK_EQ(r.cap->agg_mean[g][0], (sum + 1) / 2);
+			CHECK_EQ(a->mean, (sum + 1) / 2);
 		else
-			CHECK_EQ(a->nmean, 0);
+			CHECK(!a->has_mean);
 	}
 	run_free(&r);
 
@@ -773,7 +769,7 @@ static void test_rates(void)
 	run_init(&r, 6, G610, 64, counts);
 	run_decode(&r, HWT_PANTHOR_RAW_SAMPLES, buf, ss);
 	CHECK_EQ(r.cap->ntot, 4);
-	CHECK_EQ(r.cap->tot[0].nper_second, 0);
+	CHECK(!r.cap->cnt[0].has_per_second);
 	CHECK(strstr(r.cap->tot[0].note, "no interval") != NULL);
 	CHECK(strstr(r.cap->sum.note, "no interval") != NULL);
 	free(buf);

@@ -101,6 +101,8 @@ enum hwt_record_kind {
  * @kind:	HWT_RK_DATA (one per device unit: script, inject, Python),
  *		HWT_RK_FRAMING (packet/sample headers: only -D shows them) or
  *		HWT_RK_SUMMARY (emitted by ops->finish: report prints them)
+ * @as_list:	summary records too wide for a terminal's table: report prints
+ *		each as a list of name and value lines
  */
 struct hwt_record_type {
 	const char *name;
@@ -109,6 +111,7 @@ struct hwt_record_type {
 	uint32_t nfields;
 	const char *dump_fmt;
 	enum hwt_record_kind kind;
+	bool as_list;
 };
 
 /**

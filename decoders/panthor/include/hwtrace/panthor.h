@@ -82,6 +82,7 @@ struct hwt_panthor_block_rec {
 	uint64_t sample;
 	uint64_t timestamp_start_ns;
 	uint64_t timestamp_end_ns;
+	uint64_t interval_ns;		/* what its counters cover: hwt_panthor__interval() */
 	uint64_t user_data;
 	uint32_t flags;
 	uint32_t block_type;		/* enum hwt_panthor_kind */
@@ -137,27 +138,56 @@ struct hwt_panthor_block_total {
 	uint64_t cycles;
 	uint64_t off;
 	uint64_t unavailable;
-	const char *note;
-	const struct hwt_kv *totals;
-	uint32_t ntotals;
-	const struct hwt_kv *per_second;
-	uint32_t nper_second;
-	const struct hwt_kv *per_mcycle;	/* counter per 10^6 clock cycles */
-	uint32_t nper_mcycle;
+	const char *note;			/* "" or what is missing, in a few words */
 };
 
-/* Shader cores or L2 slices together (record type "panthor_aggregate", report). */
+/*
+ * One counter of one block instance (record type "panthor_counter", report):
+ * total over all samples; per_second over the samples that have an interval
+ * (hwt_panthor__interval()); per_mcycle per 10^6 cycles of the block's clock.
+ * Totals and rates carry libGPUCounters' shift scaling (@scaled).
+ */
+struct hwt_panthor_counter {
+	uint32_t block_type;
+	uint32_t block_idx;
+	const char *counter;
+	uint64_t total;
+	uint64_t per_second;
+	bool has_per_second;
+	uint64_t per_mcycle;
+	bool has_per_mcycle;
+	uint32_t scaled;			/* the shift applied (0: raw) */
+};
+
+/*
+ * One counter of all shader cores or all L2 slices together (record type
+ * "panthor_aggregate", report): sum, mean over present cores, per second.
+ */
 struct hwt_panthor_aggregate {
 	uint32_t block_type;
+	const char *counter;
 	uint32_t instances;
-	const char *how;			/* "sum and mean over present cores" ... */
-	uint64_t interval_ns;
-	const struct hwt_kv *sum;
-	uint32_t nsum;
-	const struct hwt_kv *mean;
-	uint32_t nmean;
-	const struct hwt_kv *per_second;
-	uint32_t nper_second;
+	uint64_t sum;
+	uint64_t mean;
+	bool has_mean;
+	uint64_t per_second;
+	bool has_per_second;
 };
+
+/**
+ * hwt_panthor__interval - the time a sample's counters cover
+ * @end_ns:	the sample's timestamp_end_ns
+ * @prev_end_ns: the previous sample's timestamp_end_ns in the stream
+ * @have_prev:	whether there was a previous sample
+ *
+ * A sample's counters count from the previous sample's dump to its own, so
+ * its interval is end_ns - prev_end_ns; 0 (none) for the first sample and
+ * when the end does not advance.  Every rate (report, metrics, scripts) is a
+ * sum of values over the sum of these intervals.
+ */
+static inline uint64_t hwt_panthor__interval(uint64_t end_ns, uint64_t prev_end_ns, bool have_prev)
+{
+	return have_prev && end_ns > prev_end_ns ? end_ns - prev_end_ns : 0;
+}
 
 #endif
