@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "commands.h"
+#include "out.h"
 #include "drm_clients.h"
 #include "exporter_http.h"
 #include "exporter_metrics.h"
@@ -47,10 +48,17 @@ static uint64_t mono_ns(void *ctx)
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
-static void quiet_diag(void *ctx, const struct hwt_error *e)
+/* A bad fdinfo line: on stderr once per client and key, as top does. */
+static void fdinfo_warning(void *ctx, const struct drm_client *cl, const char *path,
+			   const struct hwt_error *e)
 {
+	char comm[4 * sizeof(cl->comm)];
+
 	(void)ctx;
-	(void)e;	/* odd fdinfo lines are expected across drivers, as in top */
+	fprintf(stderr, "perf hwtrace exporter: warning: %s: offset %llu: %s: %s "
+		"(client of pid %d %s; not repeated)\n", path, (unsigned long long)e->offset,
+		e->rtype, e->msg, cl->npids ? cl->pids[0] : 0,
+		out__escape(comm, sizeof(comm), cl->comm));
 }
 
 /* One scrape, under exporter_http's lock. */
@@ -118,7 +126,6 @@ int cmd_exporter(int argc, char **argv)
 	};
 	const struct parse_cmd cmd = { "exporter", exporter_usage, command__summary("exporter"),
 				       opts };
-	struct hwt_diag diag = { .report = quiet_diag, .file = "fdinfo" };
 	struct sockaddr_storage addr;
 	socklen_t alen = 0;
 	struct exporter_http *h;
@@ -145,7 +152,7 @@ int cmd_exporter(int argc, char **argv)
 	}
 	drm_clients__init(&x.clients, proc);
 	x.clients.clock = mono_ns;
-	x.clients.diag = &diag;
+	x.clients.warn = fdinfo_warning;
 	/* the server's threads inherit the mask: the signals come to sigwait() alone */
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
