@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmd_exporter.c - `perf hwtrace exporter`: DRM client usage (fdinfo) and
- * perf PMU counts as Prometheus series at http://ADDR:PORT/metrics.
+ * perf PMU counts and GPU device state (gpu_devices.c, as top's header)
+ * as Prometheus series at http://ADDR:PORT/metrics.
  *
  * The proc tree is read as `top` reads it (drm_clients.c): a full scan
  * every --rescan seconds finds new clients; the scrapes between re-read the
@@ -24,6 +25,8 @@
 #include "commands.h"
 #include "out.h"
 #include "drm_clients.h"
+#include "gpu_devices.h"
+#include "exporter_gpu.h"
 #include "exporter_http.h"
 #include "exporter_metrics.h"
 #include "exporter_pmu.h"
@@ -32,6 +35,7 @@
 struct exporter {
 	struct drm_clients clients;
 	struct exporter_pmu pmu;
+	struct gpu_devices gpus;	/* the hwtrace_gpu_* devices, found at start */
 	double rescan;		/* seconds between full proc scans */
 	uint64_t last_full;
 	bool scanned;
@@ -82,7 +86,8 @@ static void scrape(void *ctx, struct prom_buf *b)
 		}
 	}
 	exporter_metrics__drm(b, &x->clients);
-	/* the hwtrace_gpu_* device gauges join here: one call per scrape */
+	gpu_devices__sample(&x->gpus, t0);
+	exporter_gpu__render(b, &x->gpus);
 	if (exporter_pmu__render(&x->pmu, b))
 		x->errors++;
 	exporter_metrics__self(b, (mono_ns(NULL) - t0) / 1e9, x->errors);
@@ -116,7 +121,7 @@ int cmd_exporter(int argc, char **argv)
 		OPT_STRING(0, "listen", &listen, "ADDR:PORT",
 			   "serve /metrics here: HOST:PORT, [IPv6]:PORT or :PORT (every address)"),
 		OPT_STRING(0, "proc", &proc, "DIR", "proc root of the DRM clients (default /proc)"),
-		OPT_STRING(0, "sys", &sys, "DIR", "sysfs root of the PMUs (default /sys)"),
+		OPT_STRING(0, "sys", &sys, "DIR", "sysfs root of the PMUs and GPUs (default /sys)"),
 		OPT_EVENT_LIST('e', "event", ev_names, &nev, EXPORTER_MAX_EVENTS, "EVENT",
 			       "serve this PMU event's system-wide count: pmu/term=value,.../"),
 		OPT_CALLBACK(0, "rescan", &x.rescan, "SECONDS",
@@ -150,6 +155,10 @@ int cmd_exporter(int argc, char **argv)
 		exporter_pmu__exit(&x.pmu);
 		return EXIT_INPUT_ERROR;
 	}
+	if (gpu_devices__scan(&x.gpus, sys) < 0) {
+		exporter_pmu__exit(&x.pmu);
+		return EXIT_INPUT_ERROR;
+	}
 	drm_clients__init(&x.clients, proc);
 	x.clients.clock = mono_ns;
 	x.clients.warn = fdinfo_warning;
@@ -161,6 +170,7 @@ int cmd_exporter(int argc, char **argv)
 	h = exporter_http__start((struct sockaddr *)&addr, alen, scrape, &x);
 	if (!h) {
 		drm_clients__exit(&x.clients);
+		gpu_devices__exit(&x.gpus);
 		exporter_pmu__exit(&x.pmu);
 		return EXIT_INPUT_ERROR;
 	}
@@ -170,6 +180,7 @@ int cmd_exporter(int argc, char **argv)
 		;
 	exporter_http__stop(h);
 	drm_clients__exit(&x.clients);
+	gpu_devices__exit(&x.gpus);
 	exporter_pmu__exit(&x.pmu);
 	return 0;
 }

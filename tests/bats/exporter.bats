@@ -8,6 +8,7 @@
 # deleted or replaced, so every scrape rescans it as it would /proc.
 
 load lib/common
+load lib/gpu_sysfs
 
 setup() {
 	T=$(mktemp -d)
@@ -361,4 +362,41 @@ print(s.getsockname()[1], flush=True); time.sleep(10)' >"$T/held" &
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ $output == *"cannot listen on 127.0.0.1:$port: Address already in use"* ]]
+}
+
+@test "exporter: hwtrace_gpu_* gauges are what the GPUs' sysfs and hwmon files say, absent values have no series" {
+	command -v prometheus || skip "no prometheus (Debian package prometheus)"
+	fixture
+	mksys "$T/sys"
+	start_exporter --sys "$T/sys"
+	start_prometheus
+	local i915=(card=card0 driver=i915 pdev=0000:00:02.0)
+	local amd=(card=card1 driver=amdgpu pdev=0000:63:00.0)
+	local xe=(card=card2 driver=xe pdev=0000:03:00.0)
+	wait_for 'hwtrace_gpu_frequency_hertz' '[ "$(echo "$out" | grep -c .)" -eq 3 ]'
+	# MHz files x 1e6; amdgpu's current level is the one marked '*'
+	[ "$out" = "$(series_line 350000000 "${i915[@]}")
+$(series_line 1200000000 "${amd[@]}")
+$(series_line 1500000000 "${xe[@]}")" ]
+	out=$(query 'hwtrace_gpu_max_frequency_hertz{card="card1"}')
+	[ "$out" = "$(series_line 2100000000 "${amd[@]}")" ]
+	# millidegrees / 1000; the i915 has no temp1_input: no series
+	out=$(query 'hwtrace_gpu_temperature_celsius')
+	[ "$out" = "$(series_line 45 "${amd[@]}")
+$(series_line 52.5 "${xe[@]}")" ]
+	# microwatts and microjoules
+	out=$(query 'hwtrace_gpu_power_watts{card="card1"}')
+	[ "$out" = "$(series_line 35 "${amd[@]}")" ]
+	out=$(query 'hwtrace_gpu_energy_joules_total')
+	[ "$out" = "$(series_line 1 "${i915[@]}")
+$(series_line 7 "${xe[@]}")" ]
+	out=$(query 'hwtrace_gpu_vram_total_bytes')
+	[ "$out" = "$(series_line 17163091968 "${amd[@]}")
+$(series_line 8589934592 "${xe[@]}")" ]
+	out=$(query 'hwtrace_gpu_vram_used_bytes')
+	[ "$out" = "$(series_line 1073741824 "${amd[@]}")" ]
+	# a fake tree's PMU is never opened: no engine busy series
+	[ -z "$(query 'hwtrace_gpu_engine_busy_seconds_total')" ]
+	curl -sf "$URL" >"$T/m"
+	promtool check metrics <"$T/m"
 }
