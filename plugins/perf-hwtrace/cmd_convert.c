@@ -34,9 +34,10 @@ static int first_pass(struct cli *c, struct perfetto_sink *ps, struct hwt_sessio
 	return hwt_session__run(c->input, &fo, &sink, &quiet) < 0 ? -1 : 0;
 }
 
-static int convert(struct cli *c, const char *path, bool raw)
+static int convert(struct cli *c, const char *path, bool raw, bool metrics)
 {
-	struct hwt_session_opts so = { .opts = c->opts, .nopts = c->nopts, .no_summary = true };
+	struct hwt_session_opts so = { .opts = c->opts, .nopts = c->nopts, .no_summary = true,
+				       .metrics = metrics };
 	struct hwt_outfile *f = hwt_outfile__new(path);
 	struct perfetto_sink *ps;
 	struct hwt_sink sink;
@@ -98,7 +99,7 @@ static int convert(struct cli *c, const char *path, bool raw)
 int cmd_convert(int argc, char **argv)
 {
 	const char *to_perfetto = NULL;
-	bool raw = false;
+	bool raw = false, metrics = false;
 	struct cli c;
 	const struct parse_opt opts[] = {
 		OPT_STRING(0, "to-perfetto", &to_perfetto, "OUT",
@@ -107,6 +108,9 @@ int cmd_convert(int argc, char **argv)
 			   "perf.data or payload file to read ('-': stdin); default perf.data"),
 		OPT_BOOLEAN(0, "raw-counters", &raw,
 			    "also a track per raw counter (i915 OA A/B/C deltas)"),
+		OPT_BOOLEAN(0, "metrics", &metrics,
+			    "also a track per metric (i915 metric set per context, panthor "
+			    "derived metrics)"),
 		OPT_END(),
 	};
 	struct parse_cmd cmd = { "convert", convert_usage, command__summary("convert"), NULL };
@@ -130,7 +134,7 @@ int cmd_convert(int argc, char **argv)
 	if (!ret)
 		ret = cli__check_opts(&c, NULL);
 	if (!ret)
-		ret = convert(&c, to_perfetto, raw);
+		ret = convert(&c, to_perfetto, raw, metrics);
 	cli__fini(&c);
 	return ret == PARSE_OPT_DONE ? 0 : ret;
 }

@@ -15,10 +15,13 @@ const struct pf_map pf_maps[] = {
 		.freq_priv = HWT_I915_OA_PRIV_TS_FREQ,
 		.freq_type = "i915_oa_stream", .freq_field = "ts_freq", .freq_option = "ts-freq",
 		.values = {
-			{ PF_TICKS_NS, "dts", NULL, "GpuTime ctx {ctx}", PF_UNIT_NS },
-			{ PF_FIELD, "dticks", NULL, "GpuCoreClocks ctx {ctx}", PF_UNIT_COUNT },
+			{ PF_TICKS_NS, "dts", NULL, "GpuTime ctx {ctx}", PF_UNIT_NS,
+			  .fallback = true },
+			{ PF_FIELD, "dticks", NULL, "GpuCoreClocks ctx {ctx}", PF_UNIT_COUNT,
+			  .fallback = true },
 			{ PF_PER_TICKS, "dticks", "dts", "GpuCoreFrequency ctx {ctx} (Hz)",
-			  PF_UNIT_NONE },
+			  PF_UNIT_NONE, .fallback = true },
+			{ PF_METRICS, NULL, NULL, "{} ctx {ctx}", PF_UNIT_NONE },
 			{ PF_VEC, "da", NULL, "A{} ctx {ctx}", PF_UNIT_COUNT, true },
 			{ PF_VEC, "db", NULL, "B{} ctx {ctx}", PF_UNIT_COUNT, true },
 			{ PF_VEC, "dc", NULL, "C{} ctx {ctx}", PF_UNIT_COUNT, true },
@@ -31,6 +34,8 @@ const struct pf_map pf_maps[] = {
 		.values = {
 			{ PF_KV, "counters", NULL, "panthor {block_type}[{block_idx}] {}",
 			  PF_UNIT_COUNT },
+			/* the sample's derived metrics ride on its last block */
+			{ PF_METRICS, NULL, NULL, "panthor {}", PF_UNIT_NONE },
 		},
 	},
 	{

@@ -31,6 +31,7 @@ enum pf_how {
 	PF_EPOCH_SUM,	/* sum of the field over the records of one time */
 	PF_EPOCH_N,	/* how many records one time had */
 	PF_SELECTED,	/* the field, for the keys the first pass selected only */
+	PF_METRICS,	/* with --metrics: one track per metric the record carries */
 };
 
 /**
@@ -41,6 +42,8 @@ enum pf_how {
  * @name:	track name template
  * @unit:	CounterDescriptor unit
  * @raw:	only with --raw-counters
+ * @fallback:	only for records without metrics (with --metrics the metric
+ *		set's own tracks replace it: GpuTime is then the set's)
  */
 struct pf_value {
 	enum pf_how how;
@@ -49,6 +52,7 @@ struct pf_value {
 	const char *name;
 	enum pf_unit unit;
 	bool raw;
+	bool fallback;
 };
 
 #define PF_MAX_VALUES 8

@@ -5,6 +5,7 @@
  * counter tracks, TYPE_INSTANT events with interned names on thread tracks.
  */
 #include <linux/perf_event.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -434,6 +435,24 @@ static void epoch_add(struct perfetto_sink *s, struct entry *e, uint64_t t, uint
 	e->pend_v += v;
 }
 
+/* PF_METRICS: a track per metric of the record (none without --metrics) */
+static void metric_values(struct perfetto_sink *s, struct map_rt *rt, unsigned vi,
+			  const struct hwt_record *rec, uint64_t t)
+{
+	const struct hwt_metrics *m = rec->metrics;
+
+	for (uint32_t i = 0; m && i < m->n; i++) {
+		bool exact = m->defs[i].integer && m->uvals;
+		struct entry *e;
+
+		if (!exact && isnan(m->vals[i]))
+			continue;	/* not computable for this record: no point */
+		e = value_track(s, rt, vi, rec, m->defs[i].name, 0);
+		if (e)
+			counter(s, e->id, t, !exact, exact ? m->uvals[i] : 0, m->vals[i]);
+	}
+}
+
 static void map_record(struct perfetto_sink *s, struct map_rt *rt, const struct hwt_record *rec)
 {
 	const struct pf_map *m = rt->m;
@@ -452,7 +471,12 @@ static void map_record(struct perfetto_sink *s, struct map_rt *rt, const struct 
 		struct entry *e;
 		uint64_t x, y;
 
-		if (!f || (v->raw && !s->raw) || !hwt_field__present(f, d))
+		if (v->how == PF_METRICS) {
+			metric_values(s, rt, vi, rec, t);
+			continue;
+		}
+		if (!f || (v->raw && !s->raw) || (v->fallback && rec->metrics) ||
+		    !hwt_field__present(f, d))
 			continue;
 		switch (v->how) {
 		case PF_FIELD:
@@ -511,6 +535,7 @@ static void map_record(struct perfetto_sink *s, struct map_rt *rt, const struct 
 			if (e)
 				epoch_add(s, e, t, v->how == PF_EPOCH_N ? 1 : hwt_field__u64(f, d, 0));
 			break;
+		case PF_METRICS:	/* handled above */
 		case PF_END:
 			break;
 		}

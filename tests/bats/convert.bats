@@ -266,3 +266,52 @@ PY
 	run "$HWTRACE" convert --list-opts
 	[[ "$output" == *"--to-perfetto"* && "$output" == *"--raw-counters"* ]]
 }
+
+# metric_tracks TRACE SCRIPT_JSON TEMPLATE: every metric of every record that
+# script --metrics --json prints is the same value, in the same order, on the
+# track TEMPLATE names ({m} the metric, {ctx} the record's ctx)
+metric_tracks() {
+	python3 - "$@" <<-'PY'
+	import json, math, sys
+	tracks = json.load(open(sys.argv[1]))["tracks"]
+	want = {}
+	for line in open(sys.argv[2]):
+	    r = json.loads(line)
+	    for m, v in r.get("metrics", {}).items():
+	        if v is None:
+	            continue
+	        name = sys.argv[3].format(m=m, ctx=r.get("ctx"))
+	        want.setdefault(name, []).append(float(v))
+	assert want, "script printed no metrics"
+	for name, vals in want.items():
+	    got = [p[1] for p in tracks[name]["points"]]
+	    assert len(got) == len(vals), (name, len(got), len(vals))
+	    for g, w in zip(got, vals):
+	        assert math.isclose(g, w, rel_tol=1e-12, abs_tol=1e-9), (name, g, w)
+	print(len(want), "metric tracks")
+	PY
+}
+
+@test "convert --metrics: a track per i915 metric per context and per panthor derived metric, values as script --metrics --json" {
+	$GEN_IGT --reports 60 --no-lost --one-timeline -o "$T/f.igt" >/dev/null
+	"$HWTRACE" convert --metrics --to-perfetto "$T/o.pftrace" -i "$T/f.igt"
+	$READ "$T/o.pftrace" >"$T/r.json"
+	"$HWTRACE" script --metrics --json -i "$T/f.igt" >"$T/s.json"
+	run metric_tracks "$T/r.json" "$T/s.json" "{m} ctx {ctx}"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# RenderBasic's symbols, per context
+	grep -q '"GpuBusy ctx 0x10"' "$T/r.json"
+	[ "$(decode_raw "$T/o.pftrace")" -eq "$(points "$T/r.json")" ]
+	# without --metrics there are none
+	"$HWTRACE" convert --to-perfetto "$T/p.pftrace" -i "$T/f.igt"
+	! grep -q 'GpuBusy' <($READ "$T/p.pftrace") || false
+
+	"$HWTRACE" synth --type panthor --seed 3 --size 256K -o "$T/p.data"
+	"$HWTRACE" convert --metrics --to-perfetto "$T/q.pftrace" -i "$T/p.data"
+	$READ "$T/q.pftrace" >"$T/q.json"
+	"$HWTRACE" script --metrics --json -i "$T/p.data" >"$T/ps.json"
+	run metric_tracks "$T/q.json" "$T/ps.json" "panthor {m}"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
