@@ -49,13 +49,14 @@ static const char *const lost_kinds[] = { "report_lost", "buffer_lost" };
 
 static const struct hwt_field lost_fields[] = {
 	HWT_FIELD_ENUM(struct hwt_i915_oa_lost, kind, HWT_FT_U32, lost_kinds),
+	HWT_FIELD_OPT(struct hwt_i915_oa_lost, time, HWT_FT_U64, HWT_FH_DEC, has_time),
 };
 
 const struct hwt_record_type hwt_rt_i915_oa_lost = {
 	.name = "i915_oa_lost",
 	.id = 3002,
 	.fields = lost_fields,
-	.nfields = 1,
+	.nfields = sizeof(lost_fields) / sizeof(lost_fields[0]),
 	.dump_fmt = ". OA {kind}",
 	.kind = HWT_RK_DATA,
 };
@@ -137,6 +138,8 @@ struct oa_state {
 	uint32_t ncorr, corr_cap;
 	uint32_t corr_cur;		/* bracket of the last report's time */
 	uint64_t corr_seen;		/* file offset past the last point taken */
+	bool has_last_time;		/* the CPU time of the last report, for ... */
+	uint64_t last_time;		/* ... the lost records after it (time order) */
 	char metric_set[256];
 	char uuid[40];
 	struct hwt_i915_oa_device dev;
@@ -410,6 +413,8 @@ static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t o
 		.da = s->d.da, .db = s->d.db, .dc = s->d.dc,
 	};
 	r.has_time = cpu_time(s, v->ts, &r.time);
+	s->has_last_time = r.has_time;
+	s->last_time = r.time;
 	hwt_emit__record(s->emit, &hwt_rt_i915_oa_report, &r, off);
 }
 
@@ -501,6 +506,9 @@ static void on_record(void *ctx, uint32_t type, const uint8_t *body, size_t n, u
 					"record of %zu bytes, want 8", n + 8);
 		diag->bytes.skipped += n;
 		l.kind = type == I915_PERF_RECORD_OA_BUFFER_LOST;
+		/* stock perf orders injected samples by time: keep lost records in place */
+		l.has_time = s->has_last_time;
+		l.time = s->last_time;
 		if (l.kind)
 			s->st.buffer_lost++;
 		else
