@@ -3,7 +3,7 @@
  * perfetto_map.c - the record types convert --to-perfetto turns into
  * counter tracks (Documentation/perfetto.rst lists the names).
  */
-#include "hwtrace/i915_oa.h"
+#include <stddef.h>
 
 #include "perfetto_map.h"
 
@@ -12,7 +12,6 @@ const struct pf_map pf_maps[] = {
 		/* one value per OA report, per context; times from the OA timestamp */
 		.type = "i915_oa_report", .group = "i915 OA",
 		.time_field = "ts", .time_wrap_bits = 32,
-		.freq_priv = HWT_I915_OA_PRIV_TS_FREQ,
 		.freq_type = "i915_oa_stream", .freq_field = "ts_freq", .freq_option = "ts-freq",
 		.values = {
 			{ PF_TICKS_NS, "dts", NULL, "GpuTime ctx {ctx}", PF_UNIT_NS,

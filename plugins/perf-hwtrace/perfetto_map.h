@@ -66,8 +66,8 @@ struct pf_value {
  *		wrapping at this width: the record's time is the chunk time of
  *		the stream's first record (else its ticks as ns) plus the ticks
  *		since, as ns
- * @freq_priv:	AUXTRACE_INFO priv word with the tick frequency (0: none)
- * @freq_type:	else the summary record type that says it (first pass) ...
+ * @freq_type:	the summary record type that says the tick frequency when the
+ *		stream's device does not (hwt_device.ts_freq; first pass) ...
  * @freq_field:	... and its field
  * @freq_option: the decoder option that gives it (named when it is missing)
  * @select_type: PF_SELECTED: the summary record type whose records pick the keys
@@ -80,7 +80,6 @@ struct pf_map {
 	const char *group;
 	const char *time_field;
 	unsigned time_wrap_bits;
-	unsigned freq_priv;
 	const char *freq_type, *freq_field;
 	const char *freq_option;
 	const char *select_type, *select_field;

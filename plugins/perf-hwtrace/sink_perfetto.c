@@ -717,7 +717,7 @@ static void on_chunk(void *ctx, const struct hwt_stream *st, const struct hwt_ch
 }
 
 /*
- * A stream's tick frequency from its AUXTRACE_INFO, when it has one; @warn:
+ * A stream's tick frequency from its device (hwt_device.ts_freq), when it has one; @warn:
  * say that hot-unit tracks are missing when no first pass ran.
  */
 static void stream_info(struct perfetto_sink *s, const struct hwt_stream *st, bool warn)
@@ -725,12 +725,11 @@ static void stream_info(struct perfetto_sink *s, const struct hwt_stream *st, bo
 	struct stream_rt *rt = stream_rt(s, st->idx);
 	const struct hwt_record_type *const *t = st->dev ? st->dev->record_types : NULL;
 
+	if (rt && st->dev && st->dev->ts_freq && st->dev->ts_freq(&st->ctx))
+		rt->freq = st->dev->ts_freq(&st->ctx);
 	for (; rt && t && *t; t++) {
 		struct map_rt *m = map_of(s, *t);
-		unsigned w = m ? m->m->freq_priv : 0;
 
-		if (w && w < st->ctx.npriv && st->ctx.priv[w])
-			rt->freq = st->ctx.priv[w];
 		if (warn && m && m->select_type && !s->first_pass_done && !s->warned_select) {
 			fprintf(stderr, "perf hwtrace convert: %s: read once (a pipe), so no tracks "
 				"for the hottest units: they need a first pass\n", m->m->type);

@@ -65,6 +65,9 @@ struct hwt_synth;
  * @synth:	its perf.data generator (`perf hwtrace synth`)
  * @options:	decoder options, terminated by an entry with @key NULL
  * @metrics:	optional: its metrics computer (metrics.h)
+ * @ts_freq:	optional: the frequency (Hz) of the device timestamps in the
+ *		records of stream @ctx, or 0 when the stream does not say it (a
+ *		sink that puts ticks on a timeline asks this, not priv[])
  */
 struct hwt_device {
 	const char *name;
@@ -78,6 +81,7 @@ struct hwt_device {
 	const struct hwt_synth *synth;
 	const struct hwt_dev_opt *options;
 	const struct hwt_metrics_ops *metrics;
+	uint64_t (*ts_freq)(const struct hwt_aux_ctx *ctx);
 };
 
 /*
