@@ -38,7 +38,7 @@ value_of() {
 	--width) echo 16 ;;
 	--pmu) echo cxl_hmu_mem0.0.0 ;;
 	--top) echo 5 ;;
-	--sort) echo total ;;
+	--sort) [[ $2 == top ]] && echo mem || echo total ;;
 	--oa-format) echo A32u40_A4u32_B8_C8 ;;
 	--gen) echo 12 ;;
 	--ts-freq) echo 19200000 ;;
@@ -61,7 +61,6 @@ value_of() {
 	--cpu) echo 0 ;;
 	--mmap-pages) echo 16,16 ;;
 	--sysfs | --sys | --proc) echo "$T" ;;
-	--sort) echo mem ;;
 	--listen) echo 127.0.0.1:0 ;;
 	--delay) echo 1 ;;
 	--iterations) echo 1 ;;

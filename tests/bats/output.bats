@@ -36,7 +36,8 @@ EOF
 		>"$p/fdinfo/3"
 }
 
-# every verb that writes stdout, as "name|command line" (T and HWTRACE expanded by bash -c)
+# every verb that writes stdout (stat writes stderr, as perf stat; its -o
+# write errors are in stat_perf.bats), as "name|command line" (T and HWTRACE expanded by bash -c)
 verbs() {
 	cat <<'EOF'
 report|"$HWTRACE" report -i "$T/hmu.data"
@@ -51,7 +52,6 @@ decode --json|"$HWTRACE" decode --type cxl-hmu --granual 12 --json "$T/raw.bin"
 list|"$HWTRACE" list --sysfs "$T/sys"
 top -b|"$HWTRACE" top --proc "$T/proc" -b -n 1
 top --json|"$HWTRACE" top --proc "$T/proc" --json -n 1
-stat|"$HWTRACE" stat -x, -e cpu-clock -- true
 synth -o -|"$HWTRACE" synth --type cxl-hmu --seed 1 --size 64K -o -
 inject -o -|"$HWTRACE" inject -i "$T/hmu.data" -o -
 EOF
