@@ -129,5 +129,7 @@ struct hwt_synth_run;
 int hwt_drm_usage__start(struct hwt_synth_run *run);
 int hwt_drm_usage__drain(struct hwt_synth_run *run, uint64_t time, uint64_t offset,
 			 const void *buf, size_t len);
+/* After the last drain: the FINISHED_ROUND that closes it, if due. */
+int hwt_drm_usage__drain_end(struct hwt_synth_run *run);
 
 #endif

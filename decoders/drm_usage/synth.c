@@ -51,6 +51,11 @@ int hwt_drm_usage__drain(struct hwt_synth_run *run, uint64_t time, uint64_t offs
 	return hwt_synth_run__drain(run, DU_ID, time, offset, buf, len);
 }
 
+int hwt_drm_usage__drain_end(struct hwt_synth_run *run)
+{
+	return hwt_synth_run__drains_end(run);
+}
+
 static int du_sample(struct hwt_synth_run *run, uint64_t k, uint64_t nclients, uint8_t *buf,
 		     size_t cap, size_t *len)
 {
@@ -145,7 +150,7 @@ static int du_write(struct hwt_synth_run *run)
 			return -1;
 		off += (len + 7) & ~(size_t)7;
 	}
-	return hwt_synth_run__drains_end(run);
+	return hwt_drm_usage__drain_end(run);
 }
 
 const struct hwt_synth hwt_drm_usage_synth = {
