@@ -155,5 +155,5 @@ static int du_write(struct hwt_synth_run *run)
 
 const struct hwt_synth hwt_drm_usage_synth = {
 	.write = du_write,
-	.help = "top --record samples [--clients N (2)]",
+	.help = "DRM client and GPU samples as top writes them [--clients N (2)]",
 };
