@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "hwtrace/device.h"
+#include "hwtrace/perf_data.h"
 #include "hwtrace/synth.h"
 
 #define HWT_DRM_USAGE_LAYOUT	1
