@@ -33,6 +33,7 @@ const struct hwt_device hwt_device_drm_usage = {
 	.name = "drm-usage",
 	.summary = "DRM client fdinfo and GPU sysfs samples (top --record)",
 	.auxtrace_type = HWT_AUXTRACE_DRM_USAGE,
+	.pmu_pattern = HWT_DRM_USAGE_PMU,	/* the name its files give PMU type 64 */
 	.decoder = &hwt_drm_usage_decoder,
 	.record_types = record_types,
 	.auxinfo = hwt_drm_usage__auxinfo,
