@@ -165,3 +165,33 @@ PY
 	[ "$(grep -c '^drm_usage_engine:' <<<"$output")" -eq 2 ]
 	[[ "$output" == *"168 decoded, 88 skipped"* ]]
 }
+
+@test "top --record: the Python module reads the records as script --json shows them" {
+	top_rec "$T/rec.data"
+	"$HWTRACE" script --json -i "$T/rec.data" >"$T/rec.json"
+	PYTHONPATH="$BUILD/python" python3 - "$T/rec.data" "$T/rec.json" <<'PY'
+import hwtrace, json, sys
+got = list(hwtrace.open(sys.argv[1]))
+want = [json.loads(l) for l in open(sys.argv[2])]
+assert got == want, (got[:2], want[:2])
+assert [r["util_ppm"] for r in got if r.get("engine") == "video" and "util_ppm" in r] == [500000]
+PY
+}
+
+@test "top --record: SIGINT ends top and the samples so far are in FILE" {
+	"$HWTRACE" top --proc "$T/p0" --sys "$T/sys" -d 0.05 --json --record "$T/rec.data" \
+		>"$T/out.json" &
+	local pid=$! i
+	for i in $(seq 200); do
+		[ "$(wc -l <"$T/out.json")" -ge 3 ] && break
+		sleep 0.05
+	done
+	kill -INT "$pid"
+	wait "$pid"
+	local n
+	n=$(wc -l <"$T/out.json")
+	# one engine pair, one memory pair and one GPU per refresh printed
+	[ "$(jsel "$T/rec.data" 'len(r)')" -eq $((n * 5)) ]
+	# nothing left beside it
+	[ -z "$(ls -A "$T" | grep '^\.rec\.data')" ]
+}
