@@ -119,6 +119,9 @@ static int copy_old(struct top_rec *r)
 		free(buf);
 		buf = malloc(at->size ? at->size : 1);
 		if (!buf) {
+			fprintf(stderr, "perf hwtrace top: --record %s: offset %llu: AUXTRACE of "
+				"%llu bytes: out of memory\n", r->path,
+				(unsigned long long)ev.offset, (unsigned long long)at->size);
 			ret = -1;
 			break;
 		}
