@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cxl_hmu/cxl_hmu_internal.h"
+#include "drm_usage/drm_usage_internal.h"
 #include "hwtrace/device.h"
 #include "i915_oa/i915_oa_internal.h"
 #include "panthor/panthor_internal.h"
@@ -22,6 +23,7 @@ const struct hwt_device *const hwt_devices[] = {
 	&hwt_device_cxl_hmu,
 	&hwt_device_i915_oa,
 	&hwt_device_panthor,
+	&hwt_device_drm_usage,
 	NULL,
 };
 

@@ -8,6 +8,7 @@
  * Several --proc roots replay recorded trees, one per refresh; the hidden
  * --clock-file gives the monotonic time of each refresh (one ns value per
  * line) so tests get exact utilisation; --stats prints the cost per refresh.
+ * --record FILE also keeps every refresh in a perf.data (top_record.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -28,6 +29,7 @@
 #include "drm_clients.h"
 #include "gpu_devices.h"
 #include "top_text.h"
+#include "top_record.h"
 #include "out.h"
 
 #define MAX_ROOTS 64
@@ -42,6 +44,7 @@ struct top_opts {
 	double rescan;		/* seconds between full rescans */
 	bool json, batch, stats;
 	uint64_t *clock_vals;	/* --clock-file */
+	const char *record;	/* --record FILE */
 	int nclock;
 };
 
@@ -429,7 +432,7 @@ static enum top_wait wait_refresh(uint64_t end, bool tty, struct top_opts *o,
 }
 
 static const char *const top_usage[] = {
-	"[--proc DIR]... [--sys DIR] [-d SECONDS] [-n N] [--json|-b] [--sort COLUMN] [--rescan SECONDS]",
+	"[--proc DIR]... [--sys DIR] [-d SECONDS] [-n N] [--json|-b] [--sort COLUMN] [--rescan SECONDS] [--record FILE]",
 	NULL,
 };
 
@@ -507,6 +510,8 @@ static int parse_opts(int argc, char **argv, struct top_opts *o)
 		OPT_CALLBACK(0, "rescan", &o->rescan, "SECONDS",
 			     "full /proc rescan interval (default 5; 0: every refresh)",
 			     seconds_opt),
+		OPT_STRING(0, "record", &o->record, "FILE",
+			   "also keep every refresh in perf.data FILE (continued if top wrote it)"),
 		OPT_BOOLEAN(0, "stats", &o->stats, "print the CPU cost of sampling at the end"),
 		OPT_CALLBACK(0, "clock-file", o, "FILE",
 			     "replay: nanosecond timestamps, one per refresh (tests)", clock_opt),
@@ -528,6 +533,8 @@ static int parse_opts(int argc, char **argv, struct top_opts *o)
 		o->roots[o->nroots++] = "/proc";
 	if (!o->sys)
 		o->sys = "/sys";
+	if (o->record)
+		return top_rec__check(o->record);
 	return 0;
 }
 
@@ -575,6 +582,7 @@ int cmd_top(int argc, char **argv)
 	struct top_clock tc = { .o = &o };
 	struct out *out;
 	struct top_cost cost = { 0 };
+	struct top_rec *rec = NULL;
 	uint64_t last_full = 0;
 	int ret = 0, r;
 	bool tty;
@@ -598,6 +606,11 @@ int cmd_top(int argc, char **argv)
 	}
 	if (gpu_devices__scan(&g, o.sys) < 0) {
 		fprintf(stderr, "perf hwtrace top: out of memory\n");
+		free(o.clock_vals);
+		return EXIT_INPUT_ERROR;
+	}
+	if (o.record && !(rec = top_rec__open(o.record))) {
+		gpu_devices__exit(&g);
 		free(o.clock_vals);
 		return EXIT_INPUT_ERROR;
 	}
@@ -639,6 +652,10 @@ int cmd_top(int argc, char **argv)
 			break;
 		}
 		gpu_devices__sample(&g, now);
+		if (rec && top_rec__sample(rec, &c, &g, now)) {
+			ret = EXIT_INPUT_ERROR;
+			break;
+		}
 		cpu1 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 		render(out, &o, &c, &g, now, tty, &tv);
 		out__flush(out);
@@ -665,6 +682,9 @@ int cmd_top(int argc, char **argv)
 	}
 	tty_restore();
 	out__flush(out);
+	/* what was sampled before an error is kept: the samples are whole */
+	if (rec && top_rec__close(rec, true))
+		ret = EXIT_INPUT_ERROR;
 	if (tv.warnings)
 		fputs(tv.warnings, stderr);
 	free(tv.warnings);

@@ -48,6 +48,42 @@ const struct pf_map pf_maps[] = {
 			{ PF_SELECTED, "count", NULL, "{pmu} hot unit {unit} count", PF_UNIT_COUNT },
 		},
 	},
+	{
+		/* top --record: per client engine utilisation (ppm of its capacity) */
+		.type = "drm_usage_engine", .group = "DRM clients",
+		.time_field = "time",
+		.values = {
+			{ PF_FIELD, "util_ppm", NULL, "{comm} {client_id} {engine} busy (ppm)",
+			  PF_UNIT_NONE },
+		},
+	},
+	{
+		/* top --record: per client memory, per region and kind */
+		.type = "drm_usage_memory", .group = "DRM clients",
+		.time_field = "time",
+		.values = {
+			{ PF_FIELD, "bytes", NULL, "{comm} {client_id} {region} {kind} memory",
+			  PF_UNIT_BYTES },
+		},
+	},
+	{
+		/* top --record: device-wide GPU values from sysfs */
+		.type = "drm_usage_gpu", .group = "GPUs",
+		.time_field = "time",
+		.values = {
+			{ PF_FIELD, "cur_mhz", NULL, "{card} frequency (MHz)", PF_UNIT_NONE },
+			{ PF_FIELD, "power_mw", NULL, "{card} power (mW)", PF_UNIT_NONE },
+			{ PF_FIELD, "temp_mc", NULL, "{card} temperature (m\u00b0C)", PF_UNIT_NONE },
+			{ PF_FIELD, "vram_used", NULL, "{card} VRAM used", PF_UNIT_BYTES },
+		},
+	},
+	{
+		.type = "drm_usage_gpu_engine", .group = "GPUs",
+		.time_field = "time",
+		.values = {
+			{ PF_FIELD, "busy_ppm", NULL, "{card} {engine} busy (ppm)", PF_UNIT_NONE },
+		},
+	},
 };
 
 const unsigned pf_nmaps = sizeof(pf_maps) / sizeof(pf_maps[0]);

@@ -21,7 +21,7 @@
 #include "sink_perfetto.h"
 
 #define SEQ_ID 1	/* our one trusted_packet_sequence_id */
-#define MAX_NAME_FIELDS 3
+#define MAX_NAME_FIELDS 4	/* drm_usage_memory: comm, client_id, region, kind */
 
 /* A track, a thread, a process or an interned string, by the hash of what it is. */
 struct entry {

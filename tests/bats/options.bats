@@ -56,6 +56,7 @@ value_of() {
 	--threshold | --range-size) echo 1 ;;
 	--pmu-type) echo 42 ;;
 	--counters) echo 64 ;;
+	--clients) echo 2 ;;
 	--unset) echo 0 ;;
 	--event) echo cpu-clock ;;
 	--cpu) echo 0 ;;

@@ -32,6 +32,8 @@ static const struct {
 	{ "panthor", "panthor_perf0", 0x48570001, 16,
 	  { "panthor_block", "panthor_sample", "panthor_summary", "panthor_block_total",
 	    "panthor_aggregate", "panthor_counter" } },
+	{ "drm-usage", "drm_usage", 0x48570003, 2,
+	  { "drm_usage_engine", "drm_usage_memory", "drm_usage_gpu", "drm_usage_gpu_engine" } },
 };
 #define NWANT (sizeof(want) / sizeof(want[0]))
 

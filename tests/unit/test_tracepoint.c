@@ -162,6 +162,7 @@ static void test_tracing_data(void)
 	/* the data record types of design.rst 7, each one event (not the framing/summary ones) */
 	static const char *const want[] = {
 		"cxl_hmu_unit", "i915_oa_report", "i915_oa_lost", "panthor_block",
+		"drm_usage_engine", "drm_usage_memory", "drm_usage_gpu", "drm_usage_gpu_engine",
 	};
 	const size_t nwant = sizeof(want) / sizeof(want[0]);
 	size_t size = 0, off, len, seen = 0;

@@ -88,6 +88,7 @@ enum hwt_feature {
 #define HWT_AUXTRACE_CXL_HMU	7	/* RFC; collides with upstream VPA_DTL */
 #define HWT_AUXTRACE_PANTHOR	0x48570001u
 #define HWT_AUXTRACE_I915_OA	0x48570002u
+#define HWT_AUXTRACE_DRM_USAGE	0x48570003u
 
 /**
  * struct hwt_attr - one event attribute of the file
