@@ -144,7 +144,162 @@ bool hwt_event__sample(const struct hwt_event *ev, struct hwt_sample_view *s)
 		NEXT(v);
 	if (st & PERF_SAMPLE_PERIOD)
 		NEXT(s->period);
+	s->cpumode = ev->hdr->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (st & PERF_SAMPLE_READ) {
+		uint64_t rf = ev->attr->attr.read_format;
+
+		s->has_read = true;
+		s->read_format = rf;
+		if (rf & PERF_FORMAT_GROUP) {
+			uint64_t words = 1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST);
+
+			NEXT(s->read_nr);
+			if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+				NEXT(s->time_enabled);
+			if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+				NEXT(s->time_running);
+			if (s->read_nr > (n - i) / words)
+				return false;
+			s->read_values = p + 8 + 8 * i;
+			i += s->read_nr * words;
+		} else {
+			s->read_nr = 1;
+			NEXT(s->one_value);
+			if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+				NEXT(s->time_enabled);
+			if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+				NEXT(s->time_running);
+			if (rf & PERF_FORMAT_ID)
+				NEXT(s->one_id);
+			if (rf & PERF_FORMAT_LOST)
+				NEXT(s->one_lost);
+		}
+	}
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		NEXT(s->callchain_nr);
+		if (s->callchain_nr > n - i)
+			return false;
+		s->has_callchain = true;
+		s->callchain = p + 8 + 8 * i;
+	}
 #undef NEXT
+	return true;
+}
+
+uint64_t hwt_sample_view__callchain_ip(const struct hwt_sample_view *s, uint64_t i)
+{
+	return u64_at(s->callchain, 8 * i);
+}
+
+void hwt_sample_view__read_value(const struct hwt_sample_view *s, uint64_t i, uint64_t *id,
+				 uint64_t *value, uint64_t *lost)
+{
+	uint64_t rf = s->read_format;
+	size_t off;
+
+	if (!(rf & PERF_FORMAT_GROUP)) {
+		*id = s->one_id;
+		*value = s->one_value;
+		*lost = s->one_lost;
+		return;
+	}
+	/* {value, [id], [lost]} */
+	off = 8 * i * (1 + !!(rf & PERF_FORMAT_ID) + !!(rf & PERF_FORMAT_LOST));
+	*value = u64_at(s->read_values, off);
+	off += 8;
+	*id = 0;
+	*lost = 0;
+	if (rf & PERF_FORMAT_ID) {
+		*id = u64_at(s->read_values, off);
+		off += 8;
+	}
+	if (rf & PERF_FORMAT_LOST)
+		*lost = u64_at(s->read_values, off);
+}
+
+/*
+ * perf_record_cpu_map_data: u16 type, then for 0 (CPUS) u16 nr, u16 cpu[nr];
+ * 1 (MASK) u16 nr, u16 long_size, then nr u32 words (long_size 4) or, after
+ * 4 bytes of padding, nr u64 words (long_size 8), all packed; 2 (RANGE) u8 any_cpu, u8
+ * pad, u16 start, u16 end.
+ */
+static uint16_t u16_at(const uint8_t *p, size_t off)
+{
+	uint16_t v;
+
+	memcpy(&v, p + off, 2);
+	return v;
+}
+
+long hwt_cpu_map_data__cpus(const uint8_t *data, size_t len, int32_t *cpus, size_t max)
+{
+	size_t n = 0;
+
+#define ADD(c) do { if (n < max) cpus[n] = (c); n++; } while (0)
+	if (len < 4)
+		return -1;
+	switch (u16_at(data, 0)) {
+	case 0: {
+		uint16_t nr = u16_at(data, 2);
+
+		if (len < 4 + 2u * nr)
+			return -1;
+		for (uint16_t i = 0; i < nr; i++) {
+			uint16_t c = u16_at(data, 4 + 2u * i);
+
+			ADD(c == UINT16_MAX ? -1 : (int32_t)c);
+		}
+		break;
+	}
+	case 1: {
+		uint16_t nr, lsize;
+		size_t base;
+
+		if (len < 6)
+			return -1;
+		nr = u16_at(data, 2);
+		lsize = u16_at(data, 4);
+		if (lsize != 4 && lsize != 8)
+			return -1;
+		base = lsize == 4 ? 6 : 10;	/* the packed struct: u32 pad before u64s */
+		if (len < base + (size_t)lsize * nr)
+			return -1;
+		for (uint16_t i = 0; i < nr; i++) {
+			uint64_t w = lsize == 4 ? u32_at(data, base + 4u * i) :
+						  u64_at(data, base + 8u * i);
+
+			for (unsigned b = 0; b < 8u * lsize; b++)
+				if (w >> b & 1)
+					ADD((int32_t)(i * 8u * lsize + b));
+		}
+		break;
+	}
+	case 2: {
+		uint16_t start, end;
+
+		if (len < 8)
+			return -1;
+		start = u16_at(data, 4);
+		end = u16_at(data, 6);
+		if (data[2])
+			ADD(-1);
+		for (uint32_t c = start; c <= end; c++)
+			ADD((int32_t)c);
+		break;
+	}
+	default:
+		return -1;
+	}
+#undef ADD
+	return (long)n;
+}
+
+bool hwt_event__cpu_map(const struct hwt_event *ev, const uint8_t **data, size_t *len)
+{
+	if (ev->hdr->type != HWT_REC_CPU_MAP || ev->hdr->size < 12)
+		return false;
+	*data = (const uint8_t *)ev->hdr + 8;
+	*len = ev->hdr->size - 8u;
 	return true;
 }
 

@@ -48,10 +48,41 @@ bool hwt_event__task(const struct hwt_event *ev, uint32_t *pid, uint32_t *ppid,
 struct hwt_sample_view {
 	int32_t pid, tid;
 	uint64_t ip, addr, period;
+	uint8_t cpumode;		/* misc & PERF_RECORD_MISC_CPUMODE_MASK */
+	/* PERF_SAMPLE_READ: @read_nr values (1 without PERF_FORMAT_GROUP) */
+	bool has_read;
+	uint64_t read_format, time_enabled, time_running, read_nr;
+	const uint8_t *read_values;	/* GROUP: the {value, [id], [lost]} array */
+	uint64_t one_value, one_id, one_lost;	/* not GROUP */
+	/* PERF_SAMPLE_CALLCHAIN: @callchain_nr u64 ips at @callchain */
+	bool has_callchain;
+	uint64_t callchain_nr;
+	const uint8_t *callchain;
 };
 
-/* False when @ev is not a SAMPLE of a known attr or is cut short. */
+/*
+ * False when @ev is not a SAMPLE of a known attr or is cut short (fields
+ * past PERF_SAMPLE_CALLCHAIN are not read).
+ */
 bool hwt_event__sample(const struct hwt_event *ev, struct hwt_sample_view *s);
+
+/* Callchain entry @i (< @s->callchain_nr). */
+uint64_t hwt_sample_view__callchain_ip(const struct hwt_sample_view *s, uint64_t i);
+
+/* Read value @i (< @s->read_nr): its id, value and lost count (0 when absent). */
+void hwt_sample_view__read_value(const struct hwt_sample_view *s, uint64_t i, uint64_t *id,
+				 uint64_t *value, uint64_t *lost);
+
+/*
+ * The cpus of a perf_record_cpu_map_data (CPU_MAP's body, EVENT_UPDATE's
+ * CPUS value) of @len bytes at @data, in perf's order (-1 for "any"): up
+ * to @max into @cpus.  Returns how many the map holds, or -1 when the data
+ * is cut short or of an unknown type.
+ */
+long hwt_cpu_map_data__cpus(const uint8_t *data, size_t len, int32_t *cpus, size_t max);
+
+/* PERF_RECORD_CPU_MAP's data and its length: false when @ev is none or too short. */
+bool hwt_event__cpu_map(const struct hwt_event *ev, const uint8_t **data, size_t *len);
 
 /*
  * struct hwt_id_index_entry - one entry of a PERF_RECORD_ID_INDEX

@@ -169,16 +169,64 @@ static void mmap_details(struct out *o, const struct hwt_event *ev)
 	out__write(o, m.filename, m.name_len);
 }
 
+/* sample_read__printf() */
+static void sample_read(struct out *o, const struct hwt_sample_view *sv)
+{
+	uint64_t rf = sv->read_format, id, value, lost;
+
+	out__puts(o, "\n... sample_read:");
+	if (rf & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		out__printf(o, "\n...... time enabled %016llx", (unsigned long long)sv->time_enabled);
+	if (rf & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		out__printf(o, "\n...... time running %016llx", (unsigned long long)sv->time_running);
+	if (rf & PERF_FORMAT_GROUP)
+		out__printf(o, "\n.... group nr %llu", (unsigned long long)sv->read_nr);
+	for (uint64_t i = 0; i < sv->read_nr; i++) {
+		hwt_sample_view__read_value(sv, i, &id, &value, &lost);
+		out__printf(o, "\n..... id %016llx, value %016llx", (unsigned long long)id,
+			    (unsigned long long)value);
+		if (rf & PERF_FORMAT_LOST)
+			out__printf(o, ", lost %llu", (unsigned long long)lost);
+	}
+}
+
+/*
+ * dump_sample(): the first line, the callchain and the read values; then
+ * what perf report's machine__resolve() adds: the thread and the dso.
+ */
+static void sample_details(struct dump_sink *s, const struct hwt_event *ev)
+{
+	struct out *o = s->o;
+	struct hwt_sample_view sv;
+
+	if (!hwt_event__sample(ev, &sv))
+		return;
+	out__printf(o, "(IP, 0x%x): %d/%d: ", ev->hdr->misc, sv.pid, sv.tid);
+	hex0x(o, sv.ip);
+	out__puts(o, " period: ");
+	out__u64(o, sv.period);
+	out__puts(o, " addr: ");
+	hex0x(o, sv.addr);
+	if (sv.has_callchain) {
+		out__printf(o, "\n... FP chain: nr:%llu", (unsigned long long)sv.callchain_nr);
+		for (uint64_t i = 0; i < sv.callchain_nr; i++)
+			out__printf(o, "\n..... %2d: %016llx", (int)i,
+				    (unsigned long long)hwt_sample_view__callchain_ip(&sv, i));
+	}
+	if (sv.has_read)
+		sample_read(o, &sv);
+	dump_machine__sample(&s->machine, o, &sv);
+}
+
 /*
  * The text perf prints after a record's name (perf_event__fprintf_*() and
- * dump_sample()'s first line) for the kernel records a recording holds.  The
- * " ... thread:" and " ...... dso:" lines perf report adds under a sample
- * need its symbol maps and are not printed.
+ * dump_sample()) for the kernel records a recording holds; the records that
+ * name threads and map files update the machine the samples are resolved in.
  */
-static void kernel_details(struct out *o, const struct hwt_event *ev)
+static void kernel_details(struct dump_sink *s, const struct hwt_event *ev)
 {
+	struct out *o = s->o;
 	uint32_t pid, ppid, tid, ptid;
-	struct hwt_sample_view sv;
 	const char *comm;
 	size_t len;
 
@@ -201,25 +249,50 @@ static void kernel_details(struct out *o, const struct hwt_event *ev)
 				    (int32_t)ppid, (int32_t)ptid);
 		break;
 	case PERF_RECORD_SAMPLE:
-		if (!hwt_event__sample(ev, &sv))
-			break;
-		out__printf(o, "(IP, 0x%x): %d/%d: ", ev->hdr->misc, sv.pid, sv.tid);
-		hex0x(o, sv.ip);
-		out__puts(o, " period: ");
-		out__u64(o, sv.period);
-		out__puts(o, " addr: ");
-		hex0x(o, sv.addr);
+		sample_details(s, ev);
 		break;
 	default:
 		break;
 	}
+	dump_machine__event(&s->machine, o, ev);
+}
+
+/* cpu_map__snprint(): runs of consecutive cpus as "a-b", joined by "," */
+static void print_cpus(struct out *o, const int32_t *cpus, size_t n)
+{
+	size_t start = 0;
+
+	for (size_t i = 1; i <= n; i++) {
+		if (i < n && (int64_t)cpus[i] - cpus[start] == (int64_t)(i - start))
+			continue;
+		out__printf(o, "%s%d", start ? "," : "", cpus[start]);
+		if (i - 1 > start)
+			out__printf(o, "-%d", cpus[i - 1]);
+		start = i;
+	}
+}
+
+/* cpu_map__new_data() and cpu_map__fprintf(), but for its newline; false when unreadable */
+static bool cpu_list(struct out *o, const uint8_t *data, size_t len)
+{
+	long n = hwt_cpu_map_data__cpus(data, len, NULL, 0);
+	int32_t *cpus;
+
+	if (n < 0)
+		return false;
+	cpus = malloc((size_t)n * sizeof(*cpus) + 1);
+	if (!cpus)
+		return false;
+	hwt_cpu_map_data__cpus(data, len, cpus, (size_t)n);
+	print_cpus(o, cpus, (size_t)n);
+	free(cpus);
+	return true;
 }
 
 /*
  * What perf 6.1's handlers print after a user record's name (session.c,
- * header.c): the stubs' ": unhandled!", ID_INDEX's entries, THREAD_MAP's
- * threads, EVENT_UPDATE's value.  CPU_MAP's cpu list and EVENT_UPDATE's
- * cpus are not printed.
+ * header.c, event.c): the stubs' ": unhandled!", ID_INDEX's entries,
+ * THREAD_MAP's threads, CPU_MAP's cpus, EVENT_UPDATE's value.
  */
 static void user_details(struct out *o, const struct hwt_event *ev)
 {
@@ -232,6 +305,12 @@ static void user_details(struct out *o, const struct hwt_event *ev)
 	switch (ev->hdr->type) {
 	case HWT_REC_FINISHED_INIT:
 		out__puts(o, ": unhandled!");
+		break;
+	case HWT_REC_CPU_MAP:
+		out__puts(o, ": ");
+		if (!hwt_event__cpu_map(ev, &val, &len) || !cpu_list(o, val, len))
+			out__puts(o, "failed to get cpumap from event");
+		out__puts(o, "\n: unhandled!");
 		break;
 	case HWT_REC_ID_INDEX:
 		n = hwt_event__id_index_nr(ev);
@@ -264,7 +343,11 @@ static void user_details(struct out *o, const struct hwt_event *ev)
 		} else if (type == 1 && len >= sizeof(scale)) {
 			memcpy(&scale, val, sizeof(scale));
 			out__printf(o, "... scale: %f", scale);
-		} else if (type != 3) {
+		} else if (type == 3) {
+			out__puts(o, "... ");
+			if (!cpu_list(o, val, len))
+				out__puts(o, "failed to get cpus");
+		} else {
 			out__puts(o, "... unknown type");
 		}
 		break;
@@ -314,7 +397,7 @@ static void details(struct dump_sink *s, const struct hwt_event *ev)
 		break;
 	default:
 		if (ev->hdr->type < HWT_REC_HEADER_ATTR)
-			kernel_details(o, ev);
+			kernel_details(s, ev);
 		else
 			user_details(o, ev);
 		break;
@@ -410,11 +493,48 @@ static bool queue(struct dump_sink *s, const struct hwt_event *ev, uint64_t time
 	return true;
 }
 
+/* what perf report prints first unless -q, --header or --header-only */
+static void heading(struct dump_sink *s)
+{
+	if (s->started)
+		return;
+	s->started = true;
+	if (!s->quiet)
+		out__puts(s->o, "# To display the perf.data header info, "
+			  "please use --header/--header-only options.\n#\n");
+}
+
+/* the attr's index, for perf's per-event stats */
+static void count_sample(struct dump_sink *s, const struct hwt_reader *r,
+			 const struct hwt_attr *a)
+{
+	uint32_t n = hwt_reader__nr_attrs(r), i;
+
+	for (i = 0; i < n && hwt_reader__attr(r, i) != a; i++)
+		;
+	if (i == n)
+		return;
+	if (i >= s->nsamples) {
+		uint64_t *c = realloc(s->samples, n * sizeof(*c));
+
+		if (!c)
+			return;
+		memset(c + s->nsamples, 0, (n - s->nsamples) * sizeof(*c));
+		s->samples = c;
+		s->nsamples = n;
+	}
+	s->samples[i]++;
+}
+
 static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_event *ev)
 {
 	struct dump_sink *s = ctx;
 	uint32_t type = ev->hdr->type;
 	bool pipe = hwt_reader__is_pipe(r);
+
+	heading(s);
+	if (type == PERF_RECORD_SAMPLE)
+		count_sample(s, r, ev->attr);
 
 	if (!s->have_attr && hwt_reader__nr_attrs(r)) {
 		const struct hwt_attr *a = hwt_reader__attr(r, 0);
@@ -477,15 +597,23 @@ static void on_end(void *ctx, const struct hwt_stream *const *streams, uint32_t 
 {
 	struct dump_sink *s = ctx;
 
+	heading(s);
 	if (r)
 		flush_upto(s, UINT64_MAX, hwt_reader__is_pipe(r));
 	free(s->q);
 	s->q = NULL;
-	if (!r)
-		return;
-	/* stats_print() starts with the blank line perf prints before them */
-	stats_print(s->o, hwt_reader__stats(r), s->bytes,
-		    hwt_reader__has_feature(r, HWT_FEAT_AUXTRACE));
+	dump_machine__free(&s->machine);
+	if (r) {
+		/*
+		 * perf's stats: stats_print() starts with the blank line perf
+		 * prints before them; the byte totals follow (run.c)
+		 */
+		stats_print(s->o, hwt_reader__stats(r), NULL,
+			    hwt_reader__has_feature(r, HWT_FEAT_AUXTRACE));
+		stats_print_events(s->o, r, s->samples, s->nsamples);
+	}
+	free(s->samples);
+	s->samples = NULL;
 }
 
 void dump_sink__init(struct dump_sink *s, struct out *o, const char *path,
