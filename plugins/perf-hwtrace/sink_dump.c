@@ -169,6 +169,54 @@ static void mmap_details(struct out *o, const struct hwt_event *ev)
 	out__write(o, m.filename, m.name_len);
 }
 
+/* the attr's index, for perf's per-event stats */
+static void count_sample(struct dump_sink *s, const struct hwt_reader *r,
+			 const struct hwt_attr *a)
+{
+	uint32_t n = hwt_reader__nr_attrs(r), i;
+
+	for (i = 0; i < n && hwt_reader__attr(r, i) != a; i++)
+		;
+	if (i == n)
+		return;
+	if (i >= s->nsamples) {
+		uint64_t *c = realloc(s->samples, n * sizeof(*c));
+
+		if (!c)
+			return;
+		memset(c + s->nsamples, 0, (n - s->nsamples) * sizeof(*c));
+		s->samples = c;
+		s->nsamples = n;
+	}
+	s->samples[i]++;
+}
+
+/*
+ * deliver_sample_value(): perf hands a sample with read values to the tool
+ * once per value of a known id that grew since that id's last sample.
+ */
+static bool value_delivered(struct dump_sink *s, uint64_t id, uint64_t value)
+{
+	size_t i;
+	uint64_t period;
+
+	if (!hwt_reader__attr_by_id(s->r, id))
+		return false;
+	for (i = 0; i < s->nids && s->ids[i].id != id; i++)
+		;
+	if (i == s->nids) {
+		struct dump_id *v = realloc(s->ids, (s->nids + 1) * sizeof(*v));
+
+		if (!v)
+			return false;
+		s->ids = v;
+		s->ids[s->nids++] = (struct dump_id){ .id = id };
+	}
+	period = value - s->ids[i].last;
+	s->ids[i].last = value;
+	return period != 0;
+}
+
 /* sample_read__printf() */
 static void sample_read(struct out *o, const struct hwt_sample_view *sv)
 {
@@ -213,9 +261,21 @@ static void sample_details(struct dump_sink *s, const struct hwt_event *ev)
 			out__printf(o, "\n..... %2d: %016llx", (int)i,
 				    (unsigned long long)hwt_sample_view__callchain_ip(&sv, i));
 	}
-	if (sv.has_read)
-		sample_read(o, &sv);
-	dump_machine__sample(&s->machine, o, &sv);
+	if (!sv.has_read) {
+		count_sample(s, s->r, ev->attr);
+		dump_machine__sample(&s->machine, o, &sv);
+		return;
+	}
+	sample_read(o, &sv);
+	for (uint64_t i = 0; i < sv.read_nr; i++) {
+		uint64_t id, value, lost;
+
+		hwt_sample_view__read_value(&sv, i, &id, &value, &lost);
+		if (!value_delivered(s, id, value))
+			continue;
+		count_sample(s, s->r, hwt_reader__attr_by_id(s->r, id));
+		dump_machine__sample(&s->machine, o, &sv);
+	}
 }
 
 /*
@@ -504,28 +564,6 @@ static void heading(struct dump_sink *s)
 			  "please use --header/--header-only options.\n#\n");
 }
 
-/* the attr's index, for perf's per-event stats */
-static void count_sample(struct dump_sink *s, const struct hwt_reader *r,
-			 const struct hwt_attr *a)
-{
-	uint32_t n = hwt_reader__nr_attrs(r), i;
-
-	for (i = 0; i < n && hwt_reader__attr(r, i) != a; i++)
-		;
-	if (i == n)
-		return;
-	if (i >= s->nsamples) {
-		uint64_t *c = realloc(s->samples, n * sizeof(*c));
-
-		if (!c)
-			return;
-		memset(c + s->nsamples, 0, (n - s->nsamples) * sizeof(*c));
-		s->samples = c;
-		s->nsamples = n;
-	}
-	s->samples[i]++;
-}
-
 static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_event *ev)
 {
 	struct dump_sink *s = ctx;
@@ -533,8 +571,7 @@ static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_eve
 	bool pipe = hwt_reader__is_pipe(r);
 
 	heading(s);
-	if (type == PERF_RECORD_SAMPLE)
-		count_sample(s, r, ev->attr);
+	s->r = r;
 
 	if (!s->have_attr && hwt_reader__nr_attrs(r)) {
 		const struct hwt_attr *a = hwt_reader__attr(r, 0);
@@ -614,6 +651,8 @@ static void on_end(void *ctx, const struct hwt_stream *const *streams, uint32_t 
 	}
 	free(s->samples);
 	s->samples = NULL;
+	free(s->ids);
+	s->ids = NULL;
 }
 
 void dump_sink__init(struct dump_sink *s, struct out *o, const char *path,

@@ -49,6 +49,9 @@ struct dump_sink {
 	struct dump_machine machine;	/* threads and maps, for the lines under a SAMPLE */
 	uint64_t *samples;	/* SAMPLE records per attr index, for perf's stats */
 	uint32_t nsamples;
+	const struct hwt_reader *r;
+	struct dump_id { uint64_t id, last; } *ids;	/* read values: the last per id */
+	size_t nids;
 };
 
 void dump_sink__init(struct dump_sink *s, struct out *o, const char *path,
