@@ -110,6 +110,74 @@ bool hwt_event__task(const struct hwt_event *ev, uint32_t *pid, uint32_t *ppid,
 	return true;
 }
 
+/*
+ * The fields after the callchain, from word @i of the @n words of @ev's
+ * body, in perf_event.h's order: raw, branch stack, user regs, user stack,
+ * weight, data_src, transaction, intr regs, phys_addr.
+ */
+static bool sample_rest(const struct hwt_event *ev, struct hwt_sample_view *s, uint64_t i,
+			uint64_t n)
+{
+	const uint8_t *p = (const uint8_t *)ev->hdr;
+	const struct perf_event_attr *a = &ev->attr->attr;
+	uint64_t st = a->sample_type, v;
+
+#define NEXT(dst) do { if (i >= n) return false; (dst) = u64_at(p, 8 + 8 * i++); } while (0)
+	if (st & PERF_SAMPLE_RAW) {
+		if (i >= n)
+			return false;
+		/* u32 size, the data; padded so that both end on a u64 */
+		v = (4 + (uint64_t)u32_at(p, 8 + 8 * i) + 7) / 8;
+		if (v > n - i)
+			return false;
+		i += v;
+	}
+	if (st & PERF_SAMPLE_BRANCH_STACK) {
+		NEXT(v);
+		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
+			i++;
+		if (v > (n - i) / 3)
+			return false;
+		i += 3 * v;	/* from, to, flags */
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		NEXT(s->regs_user_abi);
+		if (s->regs_user_abi) {
+			s->regs_user_mask = a->sample_regs_user;
+			s->regs_user = p + 8 + 8 * i;
+			i += (uint64_t)__builtin_popcountll(s->regs_user_mask);
+		}
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		s->ustack_offset = (uint32_t)(8 + 8 * i);
+		NEXT(v);
+		if (v) {
+			if (v / 8 > n - i)
+				return false;
+			i += v / 8;
+			NEXT(s->ustack_size);
+		}
+	}
+	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
+		NEXT(s->weight);
+	if (st & PERF_SAMPLE_DATA_SRC)
+		NEXT(s->data_src);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		NEXT(s->transaction);
+	if (st & PERF_SAMPLE_REGS_INTR) {
+		NEXT(s->regs_intr_abi);
+		if (s->regs_intr_abi) {
+			s->regs_intr_mask = a->sample_regs_intr;
+			s->regs_intr = p + 8 + 8 * i;
+			i += (uint64_t)__builtin_popcountll(s->regs_intr_mask);
+		}
+	}
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		NEXT(s->phys_addr);
+#undef NEXT
+	return i <= n;
+}
+
 bool hwt_event__sample(const struct hwt_event *ev, struct hwt_sample_view *s)
 {
 	const uint8_t *p = (const uint8_t *)ev->hdr;
@@ -181,9 +249,16 @@ bool hwt_event__sample(const struct hwt_event *ev, struct hwt_sample_view *s)
 			return false;
 		s->has_callchain = true;
 		s->callchain = p + 8 + 8 * i;
+		i += s->callchain_nr;
 	}
+	s->parsed_all = sample_rest(ev, s, i, n);
 #undef NEXT
 	return true;
+}
+
+uint64_t hwt_sample_view__reg(const uint8_t *regs, uint64_t i)
+{
+	return u64_at(regs, 8 * i);
 }
 
 uint64_t hwt_sample_view__callchain_ip(const struct hwt_sample_view *s, uint64_t i)

@@ -58,16 +58,33 @@ struct hwt_sample_view {
 	bool has_callchain;
 	uint64_t callchain_nr;
 	const uint8_t *callchain;
+	/*
+	 * PERF_SAMPLE_REGS_USER / _INTR: the ABI (0: none) and, for another
+	 * ABI, one u64 per bit of @regs_*_mask at @regs_*
+	 */
+	uint64_t regs_user_abi, regs_user_mask;
+	const uint8_t *regs_user;
+	uint64_t regs_intr_abi, regs_intr_mask;
+	const uint8_t *regs_intr;
+	/* PERF_SAMPLE_STACK_USER: dyn_size (0 for no stack) and where its size field is */
+	uint64_t ustack_size;
+	uint32_t ustack_offset;
+	uint64_t weight;	/* the PERF_SAMPLE_WEIGHT{,_STRUCT} word */
+	uint64_t data_src, transaction, phys_addr;
+	bool parsed_all;	/* every field up to PERF_SAMPLE_PHYS_ADDR was read */
 };
 
 /*
- * False when @ev is not a SAMPLE of a known attr or is cut short (fields
- * past PERF_SAMPLE_CALLCHAIN are not read).
+ * False when @ev is not a SAMPLE of a known attr or is cut short before its
+ * callchain; @s->parsed_all tells whether the fields after it were read.
  */
 bool hwt_event__sample(const struct hwt_event *ev, struct hwt_sample_view *s);
 
 /* Callchain entry @i (< @s->callchain_nr). */
 uint64_t hwt_sample_view__callchain_ip(const struct hwt_sample_view *s, uint64_t i);
+
+/* Register @i (< popcount of the mask) of a regs dump. */
+uint64_t hwt_sample_view__reg(const uint8_t *regs, uint64_t i);
 
 /* Read value @i (< @s->read_nr): its id, value and lost count (0 when absent). */
 void hwt_sample_view__read_value(const struct hwt_sample_view *s, uint64_t i, uint64_t *id,

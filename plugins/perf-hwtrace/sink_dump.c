@@ -9,7 +9,9 @@
  */
 #include <stddef.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "perf_data/perf_record_names.h"
 #include "perf_data/record_views_internal.h"
@@ -217,6 +219,93 @@ static bool value_delivered(struct dump_sink *s, uint64_t id, uint64_t value)
 	return period != 0;
 }
 
+/* perf_env__arch(): the file's arch as perf's register tables name it */
+static const char *perf_arch(const struct hwt_reader *r)
+{
+	static struct utsname u;
+	const char *a = hwt_reader__feature_string(r, HWT_FEAT_ARCH);
+
+	if (!a) {	/* perf takes the machine it runs on */
+		if (!u.machine[0] && uname(&u))
+			return "";
+		a = u.machine;
+	}
+	if (!strcmp(a, "x86_64") || (a[0] == 'i' && a[1] && a[2] == '8' && a[3] == '6'))
+		return "x86";
+	if (!strcmp(a, "aarch64") || !strcmp(a, "arm64"))
+		return "arm64";
+	return a;
+}
+
+/* perf_reg_name() for the arches here; perf's "unknown" for the others */
+static void reg_name(char *buf, size_t size, const char *arch, unsigned id)
+{
+	static const char *const x86[] = {
+		"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS", "CS", "SS",
+		"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+	};
+
+	if (!strcmp(arch, "x86") && id < 24)
+		snprintf(buf, size, "%s", x86[id]);
+	else if (!strcmp(arch, "x86") && id >= 32 && id < 64)	/* two ids per XMM */
+		snprintf(buf, size, "XMM%u", (id - 32) / 2);
+	else if (!strcmp(arch, "arm64") && id < 30)
+		snprintf(buf, size, "x%u", id);
+	else if (!strcmp(arch, "arm64") && (id == 30 || id == 31 || id == 32 || id == 46))
+		snprintf(buf, size, "%s", id == 30 ? "lr" : id == 31 ? "sp" : id == 32 ? "pc" : "vg");
+	else
+		snprintf(buf, size, "unknown");
+}
+
+/* regs__printf() */
+static void regs(struct dump_sink *s, const char *type, uint64_t abi, uint64_t mask,
+		 const uint8_t *values)
+{
+	static const char *const abis[] = { "none", "32-bit", "64-bit" };
+	const char *arch = perf_arch(s->r);
+	uint64_t i = 0;
+	char name[16];
+
+	out__printf(s->o, "\n... %s regs: mask 0x%llx ABI %s", type, (unsigned long long)mask,
+		    abi < 3 ? abis[abi] : "unknown");
+	for (unsigned id = 0; id < 64; id++) {
+		if (!(mask >> id & 1))
+			continue;
+		reg_name(name, sizeof(name), arch, id);
+		out__printf(s->o, "\n.... %-5s 0x%016llx", name,
+			    (unsigned long long)hwt_sample_view__reg(values, i++));
+	}
+}
+
+/* the lines of dump_sample() between the callchain and the read values */
+static void sample_fields(struct dump_sink *s, const struct hwt_event *ev,
+			  const struct hwt_sample_view *sv)
+{
+	uint64_t st = ev->attr->attr.sample_type;
+	struct out *o = s->o;
+
+	if (sv->regs_user_abi)
+		regs(s, "user", sv->regs_user_abi, sv->regs_user_mask, sv->regs_user);
+	if (sv->regs_intr_abi)
+		regs(s, "intr", sv->regs_intr_abi, sv->regs_intr_mask, sv->regs_intr);
+	if (st & PERF_SAMPLE_STACK_USER)
+		out__printf(o, "\n... ustack: size %llu, offset 0x%x",
+			    (unsigned long long)sv->ustack_size, sv->ustack_offset);
+	if (st & PERF_SAMPLE_WEIGHT_STRUCT)	/* var1_dw, then the u16s ins_lat, p_stage_cyc */
+		out__printf(o, "\n... weight: %llu,0x%x,0x%x",
+			    (unsigned long long)(uint32_t)sv->weight,
+			    (unsigned)(uint16_t)(sv->weight >> 32),
+			    (unsigned)(uint16_t)(sv->weight >> 48));
+	else if (st & PERF_SAMPLE_WEIGHT)
+		out__printf(o, "\n... weight: %llu", (unsigned long long)sv->weight);
+	if (st & PERF_SAMPLE_DATA_SRC)
+		out__printf(o, "\n . data_src: 0x%llx", (unsigned long long)sv->data_src);
+	if (st & PERF_SAMPLE_PHYS_ADDR)
+		out__printf(o, "\n .. phys_addr: 0x%llx", (unsigned long long)sv->phys_addr);
+	if (st & PERF_SAMPLE_TRANSACTION)
+		out__printf(o, "\n... transaction: %llx", (unsigned long long)sv->transaction);
+}
+
 /* sample_read__printf() */
 static void sample_read(struct out *o, const struct hwt_sample_view *sv)
 {
@@ -261,6 +350,8 @@ static void sample_details(struct dump_sink *s, const struct hwt_event *ev)
 			out__printf(o, "\n..... %2d: %016llx", (int)i,
 				    (unsigned long long)hwt_sample_view__callchain_ip(&sv, i));
 	}
+	if (sv.parsed_all)
+		sample_fields(s, ev, &sv);
 	if (!sv.has_read) {
 		count_sample(s, s->r, ev->attr);
 		dump_machine__sample(&s->machine, o, &sv);
