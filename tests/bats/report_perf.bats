@@ -208,6 +208,25 @@ compare_dump_body() {
 	grep -qx 'task-clock stats:' "$TMP/ours"
 }
 
+@test "report -D: every line as perf prints it, --call-graph dwarf (user regs, ustack)" {
+	perf record -q --call-graph dwarf -e cpu-clock -o "$TMP/dw.data" -- sleep 0.05 \
+		>/dev/null 2>&1
+	compare_dump_body dw
+	grep -qE '^\.\.\. user regs: mask 0x[0-9a-f]+ ABI 64-bit$' "$TMP/ours"
+	grep -qE '^\.\.\.\. [A-Za-z0-9]+ +0x[0-9a-f]{16}$' "$TMP/ours"
+	grep -qE '^\.\.\. ustack: size [1-9][0-9]*, offset 0x[0-9a-f]+$' "$TMP/ours"
+}
+
+@test "report -D: every line as perf prints it, -d -W --phys-data --transaction --intr-regs" {
+	perf record -q -d -W --phys-data --transaction --intr-regs --user-regs=AX,SP \
+		-e cpu-clock -o "$TMP/all.data" -- sleep 0.05 >/dev/null 2>&1
+	compare_dump_body all
+	for l in '... intr regs: mask ' '... user regs: mask 0x81 ' '... weight: ' \
+		 ' . data_src: 0x' ' .. phys_addr: ' '... transaction: '; do
+		grep -qF -- "$l" "$TMP/ours"
+	done
+}
+
 @test "report -D: -q drops perf's heading, as perf -q does" {
 	rec plain
 	perf report -q -D -i "$TMP/plain.data" 2>/dev/null | head -n 3 >"$TMP/stock"
