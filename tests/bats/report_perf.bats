@@ -227,6 +227,19 @@ compare_dump_body() {
 	done
 }
 
+@test "report -D: every line as perf prints it, forks, execs and a thread (names and maps)" {
+	perf record -q -e cpu-clock -o "$TMP/fk.data" -- sh -c 'ls /usr/bin >/dev/null
+		(cat /proc/self/maps >/dev/null)
+		python3 -c "import threading
+t = threading.Thread(target=lambda: sum(range(300000))); t.start(); t.join()"' \
+		>/dev/null 2>&1
+	compare_dump_body fk
+	grep -q ': PERF_RECORD_FORK(' "$TMP/ours"
+	grep -q ': PERF_RECORD_COMM exec: ' "$TMP/ours"
+	# several threads named (forked children take their parent's name until exec)
+	[ "$(grep -E '^ \.\.\. thread: ' "$TMP/ours" | sort -u | wc -l)" -ge 3 ]
+}
+
 @test "report -D: -q drops perf's heading, as perf -q does" {
 	rec plain
 	perf report -q -D -i "$TMP/plain.data" 2>/dev/null | head -n 3 >"$TMP/stock"
