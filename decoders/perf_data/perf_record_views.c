@@ -113,7 +113,7 @@ bool hwt_event__task(const struct hwt_event *ev, uint32_t *pid, uint32_t *ppid,
 /*
  * The fields after the callchain, from word @i of the @n words of @ev's
  * body, in perf_event.h's order: raw, branch stack, user regs, user stack,
- * weight, data_src, transaction, intr regs, phys_addr.
+ * weight, data_src, transaction, intr regs, phys_addr, cgroup, page sizes.
  */
 static bool sample_rest(const struct hwt_event *ev, struct hwt_sample_view *s, uint64_t i,
 			uint64_t n)
@@ -174,6 +174,12 @@ static bool sample_rest(const struct hwt_event *ev, struct hwt_sample_view *s, u
 	}
 	if (st & PERF_SAMPLE_PHYS_ADDR)
 		NEXT(s->phys_addr);
+	if (st & PERF_SAMPLE_CGROUP)
+		NEXT(v);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		NEXT(s->data_page_size);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		NEXT(s->code_page_size);
 #undef NEXT
 	return i <= n;
 }

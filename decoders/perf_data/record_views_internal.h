@@ -71,7 +71,8 @@ struct hwt_sample_view {
 	uint32_t ustack_offset;
 	uint64_t weight;	/* the PERF_SAMPLE_WEIGHT{,_STRUCT} word */
 	uint64_t data_src, transaction, phys_addr;
-	bool parsed_all;	/* every field up to PERF_SAMPLE_PHYS_ADDR was read */
+	uint64_t data_page_size, code_page_size;
+	bool parsed_all;	/* every field up to PERF_SAMPLE_CODE_PAGE_SIZE was read */
 };
 
 /*

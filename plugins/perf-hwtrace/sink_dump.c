@@ -277,6 +277,24 @@ static void regs(struct dump_sink *s, const char *type, uint64_t abi, uint64_t m
 	}
 }
 
+/* get_page_size_name(): "N/A" for 0, else divided by 1024 while above 2K, up to G */
+static void page_size(struct out *o, const char *what, uint64_t n)
+{
+	static const char unit[] = "BKMG";
+	int i = 0;
+
+	out__printf(o, "\n .. %s page size: ", what);
+	if (!n) {
+		out__puts(o, "N/A");
+		return;
+	}
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	out__printf(o, "%llu%c", (unsigned long long)n, unit[i]);
+}
+
 /* the lines of dump_sample() between the callchain and the read values */
 static void sample_fields(struct dump_sink *s, const struct hwt_event *ev,
 			  const struct hwt_sample_view *sv)
@@ -302,6 +320,10 @@ static void sample_fields(struct dump_sink *s, const struct hwt_event *ev,
 		out__printf(o, "\n . data_src: 0x%llx", (unsigned long long)sv->data_src);
 	if (st & PERF_SAMPLE_PHYS_ADDR)
 		out__printf(o, "\n .. phys_addr: 0x%llx", (unsigned long long)sv->phys_addr);
+	if (st & PERF_SAMPLE_DATA_PAGE_SIZE)
+		page_size(o, "data", sv->data_page_size);
+	if (st & PERF_SAMPLE_CODE_PAGE_SIZE)
+		page_size(o, "code", sv->code_page_size);
 	if (st & PERF_SAMPLE_TRANSACTION)
 		out__printf(o, "\n... transaction: %llx", (unsigned long long)sv->transaction);
 }

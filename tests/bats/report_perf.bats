@@ -217,12 +217,14 @@ compare_dump_body() {
 	grep -qE '^\.\.\. ustack: size [1-9][0-9]*, offset 0x[0-9a-f]+$' "$TMP/ours"
 }
 
-@test "report -D: every line as perf prints it, -d -W --phys-data --transaction --intr-regs" {
+@test "report -D: every line as perf prints it, -d -W --phys-data --transaction --intr-regs, page sizes" {
 	perf record -q -d -W --phys-data --transaction --intr-regs --user-regs=AX,SP \
+		--data-page-size --code-page-size \
 		-e cpu-clock -o "$TMP/all.data" -- sleep 0.05 >/dev/null 2>&1
 	compare_dump_body all
 	for l in '... intr regs: mask ' '... user regs: mask 0x81 ' '... weight: ' \
-		 ' . data_src: 0x' ' .. phys_addr: ' '... transaction: '; do
+		 ' . data_src: 0x' ' .. phys_addr: ' '... transaction: ' \
+		 ' .. data page size: ' ' .. code page size: 4K'; do
 		grep -qF -- "$l" "$TMP/ours"
 	done
 }
