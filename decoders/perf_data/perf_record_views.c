@@ -445,3 +445,89 @@ bool hwt_event__event_update(const struct hwt_event *ev, uint64_t *type, uint64_
 	*len = ev->hdr->size - 24u;
 	return true;
 }
+
+/* header, u32 next_prev_pid, u32 next_prev_tid */
+bool hwt_event__switch_cpu_wide(const struct hwt_event *ev, int32_t *pid, int32_t *tid)
+{
+	if (ev->hdr->type != PERF_RECORD_SWITCH_CPU_WIDE || body_size(ev) < 16)
+		return false;
+	*pid = (int32_t)u32_at((const uint8_t *)ev->hdr, 8);
+	*tid = (int32_t)u32_at((const uint8_t *)ev->hdr, 12);
+	return true;
+}
+
+/* header, u32 pid, u32 tid, u64 nr_namespaces, nr x {u64 dev, u64 ino} */
+bool hwt_event__namespaces(const struct hwt_event *ev, int32_t *pid, int32_t *tid,
+			   uint64_t *nr, uint64_t *nr_fit)
+{
+	const uint8_t *p = (const uint8_t *)ev->hdr;
+	size_t size = body_size(ev);
+
+	if (ev->hdr->type != PERF_RECORD_NAMESPACES || size < 24)
+		return false;
+	*pid = (int32_t)u32_at(p, 8);
+	*tid = (int32_t)u32_at(p, 12);
+	*nr = u64_at(p, 16);
+	*nr_fit = *nr <= (size - 24) / 16 ? *nr : (size - 24) / 16;
+	return true;
+}
+
+void hwt_event__namespace(const struct hwt_event *ev, uint64_t i, uint64_t *dev, uint64_t *ino)
+{
+	*dev = u64_at((const uint8_t *)ev->hdr, 24 + 16 * i);
+	*ino = u64_at((const uint8_t *)ev->hdr, 32 + 16 * i);
+}
+
+/* header, u64 id, char path[] */
+bool hwt_event__cgroup(const struct hwt_event *ev, uint64_t *id, const char **path, size_t *len)
+{
+	size_t size = body_size(ev);
+
+	if (ev->hdr->type != PERF_RECORD_CGROUP || size < 16)
+		return false;
+	*id = u64_at((const uint8_t *)ev->hdr, 8);
+	*path = (const char *)ev->hdr + 16;
+	*len = strnlen(*path, size - 16);
+	return true;
+}
+
+/* header, u64 id, u64 lost */
+bool hwt_event__lost(const struct hwt_event *ev, uint64_t *id, uint64_t *lost)
+{
+	if (ev->hdr->type != PERF_RECORD_LOST || body_size(ev) < 24)
+		return false;
+	*id = u64_at((const uint8_t *)ev->hdr, 8);
+	*lost = u64_at((const uint8_t *)ev->hdr, 16);
+	return true;
+}
+
+/* header, u64 addr, u32 len, u16 ksym_type, u16 flags, char name[] */
+bool hwt_event__ksymbol(const struct hwt_event *ev, uint64_t *addr, uint32_t *len,
+			uint16_t *type, uint16_t *flags, const char **name, size_t *name_len)
+{
+	const uint8_t *p = (const uint8_t *)ev->hdr;
+	size_t size = body_size(ev);
+
+	if (ev->hdr->type != PERF_RECORD_KSYMBOL || size < 24)
+		return false;
+	*addr = u64_at(p, 8);
+	*len = u32_at(p, 16);
+	memcpy(type, p + 20, 2);
+	memcpy(flags, p + 22, 2);
+	*name = (const char *)p + 24;
+	*name_len = strnlen(*name, size - 24);
+	return true;
+}
+
+/* header, u16 type, u16 flags, u32 id, u8 tag[8] */
+bool hwt_event__bpf(const struct hwt_event *ev, uint16_t *type, uint16_t *flags, uint32_t *id)
+{
+	const uint8_t *p = (const uint8_t *)ev->hdr;
+
+	if (ev->hdr->type != PERF_RECORD_BPF_EVENT || body_size(ev) < 16)
+		return false;
+	memcpy(type, p + 8, 2);
+	memcpy(flags, p + 10, 2);
+	*id = u32_at(p, 12);
+	return true;
+}

@@ -132,4 +132,26 @@ int64_t hwt_event__thread_map_pid(const struct hwt_event *ev, uint64_t i);
 bool hwt_event__event_update(const struct hwt_event *ev, uint64_t *type, uint64_t *id,
 			     const uint8_t **value, size_t *len);
 
+/* SWITCH_CPU_WIDE: the pid and tid switched to (OUT) or from (IN). */
+bool hwt_event__switch_cpu_wide(const struct hwt_event *ev, int32_t *pid, int32_t *tid);
+
+/* NAMESPACES: pid, tid and how many {dev, ino} links fit in the record. */
+bool hwt_event__namespaces(const struct hwt_event *ev, int32_t *pid, int32_t *tid,
+			   uint64_t *nr, uint64_t *nr_fit);
+/* Link @i (< nr_fit) of a NAMESPACES record. */
+void hwt_event__namespace(const struct hwt_event *ev, uint64_t i, uint64_t *dev, uint64_t *ino);
+
+/* CGROUP: the id and the path, @len bytes. */
+bool hwt_event__cgroup(const struct hwt_event *ev, uint64_t *id, const char **path, size_t *len);
+
+/* LOST: the event id and how many records were lost. */
+bool hwt_event__lost(const struct hwt_event *ev, uint64_t *id, uint64_t *lost);
+
+/* KSYMBOL: address, length, type, flags and the name, @name_len bytes. */
+bool hwt_event__ksymbol(const struct hwt_event *ev, uint64_t *addr, uint32_t *len,
+			uint16_t *type, uint16_t *flags, const char **name, size_t *name_len);
+
+/* BPF_EVENT: type, flags and the program id. */
+bool hwt_event__bpf(const struct hwt_event *ev, uint16_t *type, uint16_t *flags, uint32_t *id);
+
 #endif

@@ -391,6 +391,69 @@ static void sample_details(struct dump_sink *s, const struct hwt_event *ev)
 	}
 }
 
+/* perf_event__fprintf_switch(), _namespaces(), _cgroup(), _ksymbol(), _bpf(), and LOST's */
+static void other_details(struct out *o, const struct hwt_event *ev)
+{
+	static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+	uint16_t misc = ev->hdr->misc, type, flags;
+	uint64_t id, n, nfit, dev, ino, addr;
+	int32_t pid, tid;
+	const char *str;
+	uint32_t len32;
+	size_t len;
+	bool out;
+
+	switch (ev->hdr->type) {
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		out = misc & PERF_RECORD_MISC_SWITCH_OUT;
+		out__printf(o, " %s", !out ? "IN         " :
+			    misc & PERF_RECORD_MISC_SWITCH_OUT_PREEMPT ? "OUT preempt" :
+			    "OUT        ");
+		if (hwt_event__switch_cpu_wide(ev, &pid, &tid))
+			out__printf(o, "  %s pid/tid: %5d/%-5d", out ? "next" : "prev", pid, tid);
+		break;
+	case PERF_RECORD_NAMESPACES:
+		if (!hwt_event__namespaces(ev, &pid, &tid, &n, &nfit))
+			break;
+		out__printf(o, " %d/%d - nr_namespaces: %u\n\t\t[", pid, tid, (uint32_t)n);
+		for (uint64_t i = 0; i < nfit; i++) {
+			if (i && i % 4 == 0)
+				out__puts(o, "\n\t\t ");
+			hwt_event__namespace(ev, i, &dev, &ino);
+			out__printf(o, "%u/%s: %llu/", (unsigned)i, i < 7 ? ns[i] : "UNKNOWN",
+				    (unsigned long long)dev);
+			hex0x(o, ino);
+			out__puts(o, i + 1 != n ? ", " : "]");
+		}
+		break;
+	case PERF_RECORD_CGROUP:
+		if (hwt_event__cgroup(ev, &id, &str, &len)) {
+			out__printf(o, " cgroup: %llu ", (unsigned long long)id);
+			out__write(o, str, len);
+		}
+		break;
+	case PERF_RECORD_LOST:
+		if (hwt_event__lost(ev, &id, &n))
+			out__printf(o, ": id:%llu: lost:%llu", (unsigned long long)id,
+				    (unsigned long long)n);
+		break;
+	case PERF_RECORD_KSYMBOL:
+		if (hwt_event__ksymbol(ev, &addr, &len32, &type, &flags, &str, &len)) {
+			out__printf(o, " addr %llx len %u type %u flags 0x%x name ",
+				    (unsigned long long)addr, len32, type, flags);
+			out__write(o, str, len);
+		}
+		break;
+	case PERF_RECORD_BPF_EVENT:
+		if (hwt_event__bpf(ev, &type, &flags, &len32))
+			out__printf(o, " type %u, flags %u, id %u", type, flags, len32);
+		break;
+	default:
+		break;
+	}
+}
+
 /*
  * The text perf prints after a record's name (perf_event__fprintf_*() and
  * dump_sample()) for the kernel records a recording holds; the records that
@@ -425,6 +488,7 @@ static void kernel_details(struct dump_sink *s, const struct hwt_event *ev)
 		sample_details(s, ev);
 		break;
 	default:
+		other_details(o, ev);
 		break;
 	}
 	dump_machine__event(&s->machine, o, ev);

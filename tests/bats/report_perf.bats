@@ -242,6 +242,19 @@ t = threading.Thread(target=lambda: sum(range(300000))); t.start(); t.join()"' \
 	[ "$(grep -E '^ \.\.\. thread: ' "$TMP/ours" | sort -u | wc -l)" -ge 3 ]
 }
 
+@test "report -D: every line as perf prints it, switch, namespaces and cgroup records" {
+	perf record -q --switch-events --namespaces --all-cgroups -e cpu-clock \
+		-o "$TMP/sw.data" -- sleep 0.05 >/dev/null 2>&1
+	compare_dump_body sw
+	grep -qE ': PERF_RECORD_SWITCH (IN|OUT)' "$TMP/ours"
+	perf record -q -C 0,1 --switch-events --namespaces --all-cgroups -e cpu-clock \
+		-o "$TMP/swc.data" -- sleep 0.05 >/dev/null 2>&1
+	compare_dump_body swc
+	grep -qE ': PERF_RECORD_SWITCH_CPU_WIDE (IN +prev|OUT.*next) pid/tid: ' "$TMP/ours"
+	grep -qE ': PERF_RECORD_NAMESPACES [0-9]+/[0-9]+ - nr_namespaces: [0-9]+$' "$TMP/ours"
+	grep -qE ': PERF_RECORD_CGROUP cgroup: [0-9]+ /' "$TMP/ours"
+}
+
 @test "report -D: -q drops perf's heading, as perf -q does" {
 	rec plain
 	perf report -q -D -i "$TMP/plain.data" 2>/dev/null | head -n 3 >"$TMP/stock"
