@@ -26,6 +26,7 @@ struct dump_thread {
 struct dump_map {
 	uint64_t start, end;
 	char *name;
+	bool vmlinux;		/* the kernel's text: a KSYMBOL unregister keeps it */
 };
 
 struct dump_maps {
@@ -68,15 +69,24 @@ static void add_map(struct dump_maps *g, uint64_t start, uint64_t end, const cha
 		return;
 	v->start = start;
 	v->end = end;
+	v->vmlinux = false;
 	g->n++;
+}
+
+/* the newest map holding @addr, or -1 */
+static long find_map_index(const struct dump_maps *g, uint64_t addr)
+{
+	for (size_t i = g->n; i--;)
+		if (addr >= g->v[i].start && addr < g->v[i].end)
+			return (long)i;
+	return -1;
 }
 
 static const char *find_map(const struct dump_maps *g, uint64_t addr)
 {
-	for (size_t i = g->n; i--;)
-		if (addr >= g->v[i].start && addr < g->v[i].end)
-			return g->v[i].name;
-	return NULL;
+	long i = find_map_index(g, addr);
+
+	return i < 0 ? NULL : g->v[i].name;
 }
 
 static struct dump_thread *find_thread(struct dump_machine *m, int32_t tid)
@@ -218,9 +228,17 @@ static void mmap_event(struct dump_machine *m, const struct hwt_event *ev)
 			new_maps(m);
 		if (name[0] == '/' || (!kernel && name[0] == '['))	/* a module */
 			add_map(&m->maps[0], v.start, v.start + v.len, name, len);
-		else if (kernel)	/* no length: the rest of the address space */
+		else if (kernel) {	/* no length: the rest of the address space */
+			size_t n = m->maps[0].n;
+
 			add_map(&m->maps[0], v.start, v.len ? v.start + v.len : UINT64_MAX,
 				"[kernel.kallsyms]", 17);
+			if (m->maps[0].n > n)
+				m->maps[0].v[n].vmlinux = true;
+		} else if (m->x86_64 && equals(name, len, "__entry_SYSCALL_64_trampoline")) {
+			/* perf's extra kernel map: the kernel's dso */
+			add_map(&m->maps[0], v.start, v.start + v.len, "[kernel.kallsyms]", 17);
+		}
 		return;
 	}
 	t = findnew_thread(m, (int32_t)v.pid, (int32_t)v.tid);
@@ -238,6 +256,37 @@ static void mmap_event(struct dump_machine *m, const struct hwt_event *ev)
 		len = strlen(tmp);
 	}
 	add_map(&m->maps[t->maps], v.start, v.start + v.len, name, len);
+}
+
+/* machine__process_ksymbol_register() / _unregister() */
+static void ksymbol_event(struct dump_machine *m, const struct hwt_event *ev)
+{
+	uint64_t addr;
+	uint32_t len;
+	uint16_t type, flags;
+	const char *name;
+	size_t nlen;
+	long i;
+
+	if (!hwt_event__ksymbol(ev, &addr, &len, &type, &flags, &name, &nlen))
+		return;
+	if (!m->nmaps)
+		new_maps(m);
+	i = find_map_index(&m->maps[0], addr);
+	if (!(flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER)) {
+		if (i >= 0)
+			return;	/* perf adds a symbol to the map already there */
+		/* a BPF trampoline or dispatcher image has no file name */
+		if (starts(name, nlen, "bpf_trampoline_") || starts(name, nlen, "bpf_dispatcher_"))
+			nlen = 0;
+		add_map(&m->maps[0], addr, addr + len, name, nlen);
+	} else if (i >= 0 && !m->maps[0].v[i].vmlinux) {
+		struct dump_maps *g = &m->maps[0];
+
+		free(g->v[i].name);
+		memmove(&g->v[i], &g->v[i + 1], (g->n - (size_t)i - 1) * sizeof(*g->v));
+		g->n--;
+	}
 }
 
 void dump_machine__event(struct dump_machine *m, struct out *o, const struct hwt_event *ev)
@@ -258,6 +307,9 @@ void dump_machine__event(struct dump_machine *m, struct out *o, const struct hwt
 			if (t)
 				set_comm(t, comm, len);
 		}
+		break;
+	case PERF_RECORD_KSYMBOL:
+		ksymbol_event(m, ev);
 		break;
 	case PERF_RECORD_FORK:
 		if (hwt_event__task(ev, &pid, &ppid, &tid, &ptid))

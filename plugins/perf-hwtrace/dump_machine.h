@@ -25,10 +25,11 @@ struct dump_machine {
 	struct dump_maps *maps;		/* [0] is the kernel's; a process's share one */
 	size_t nmaps, capmaps;
 	size_t last;			/* the thread found last, tried first */
+	bool x86_64;			/* the file's arch: its entry trampoline maps */
 };
 
 /*
- * Update @m with MMAP, MMAP2, COMM and FORK records; prints to @o what
+ * Update @m with MMAP, MMAP2, COMM, FORK and KSYMBOL records; prints to @o what
  * perf prints while doing so (a FORK that finds a parent of another pid).
  */
 void dump_machine__event(struct dump_machine *m, struct out *o, const struct hwt_event *ev);

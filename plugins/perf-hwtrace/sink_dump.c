@@ -747,6 +747,13 @@ static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_eve
 	uint32_t type = ev->hdr->type;
 	bool pipe = hwt_reader__is_pipe(r);
 
+	if (!s->started) {	/* machine__is(machine, "x86_64"): the file's raw arch */
+		const char *arch = hwt_reader__feature_string(r, HWT_FEAT_ARCH);
+		struct utsname u;
+
+		s->machine.x86_64 = arch ? !strcmp(arch, "x86_64") :
+				    !uname(&u) && !strcmp(u.machine, "x86_64");
+	}
 	heading(s);
 	s->r = r;
 
