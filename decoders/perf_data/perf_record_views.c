@@ -531,3 +531,23 @@ bool hwt_event__bpf(const struct hwt_event *ev, uint16_t *type, uint16_t *flags,
 	*id = u32_at(p, 12);
 	return true;
 }
+
+/* header, u32 pid, u32 tid */
+bool hwt_event__itrace_start(const struct hwt_event *ev, uint32_t *pid, uint32_t *tid)
+{
+	if (ev->hdr->type != PERF_RECORD_ITRACE_START || body_size(ev) < 16)
+		return false;
+	*pid = u32_at((const uint8_t *)ev->hdr, 8);
+	*tid = u32_at((const uint8_t *)ev->hdr, 12);
+	return true;
+}
+
+/* header, u64 lost (LOST_SAMPLES) or u64 hw_id (AUX_OUTPUT_HW_ID) */
+bool hwt_event__first_u64(const struct hwt_event *ev, uint64_t *v)
+{
+	if ((ev->hdr->type != PERF_RECORD_LOST_SAMPLES &&
+	     ev->hdr->type != PERF_RECORD_AUX_OUTPUT_HW_ID) || body_size(ev) < 16)
+		return false;
+	*v = u64_at((const uint8_t *)ev->hdr, 8);
+	return true;
+}

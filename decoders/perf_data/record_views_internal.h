@@ -154,4 +154,10 @@ bool hwt_event__ksymbol(const struct hwt_event *ev, uint64_t *addr, uint32_t *le
 /* BPF_EVENT: type, flags and the program id. */
 bool hwt_event__bpf(const struct hwt_event *ev, uint16_t *type, uint16_t *flags, uint32_t *id);
 
+/* ITRACE_START: pid and tid. */
+bool hwt_event__itrace_start(const struct hwt_event *ev, uint32_t *pid, uint32_t *tid);
+
+/* LOST_SAMPLES' lost count, AUX_OUTPUT_HW_ID's hw_id: the u64 after the header. */
+bool hwt_event__first_u64(const struct hwt_event *ev, uint64_t *v);
+
 #endif

@@ -391,13 +391,18 @@ static void sample_details(struct dump_sink *s, const struct hwt_event *ev)
 	}
 }
 
-/* perf_event__fprintf_switch(), _namespaces(), _cgroup(), _ksymbol(), _bpf(), and LOST's */
+/*
+ * perf_event__fprintf_switch(), _namespaces(), _cgroup(), _ksymbol(), _bpf(),
+ * _itrace_start(), _aux_output_hw_id(), the lines of LOST and LOST_SAMPLES
+ * and report's stub for THROTTLE and UNTHROTTLE
+ */
 static void other_details(struct out *o, const struct hwt_event *ev)
 {
 	static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
 	uint16_t misc = ev->hdr->misc, type, flags;
 	uint64_t id, n, nfit, dev, ino, addr;
 	int32_t pid, tid;
+	uint32_t pid32, tid32;
 	const char *str;
 	uint32_t len32;
 	size_t len;
@@ -448,6 +453,28 @@ static void other_details(struct out *o, const struct hwt_event *ev)
 	case PERF_RECORD_BPF_EVENT:
 		if (hwt_event__bpf(ev, &type, &flags, &len32))
 			out__printf(o, " type %u, flags %u, id %u", type, flags, len32);
+		break;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:	/* perf report's stub */
+		out__puts(o, ": unhandled!");
+		break;
+	case PERF_RECORD_ITRACE_START:
+		if (hwt_event__itrace_start(ev, &pid32, &tid32))
+			out__printf(o, " pid: %u tid: %u", pid32, tid32);
+		break;
+	case PERF_RECORD_AUX_OUTPUT_HW_ID:
+		if (hwt_event__first_u64(ev, &n)) {
+			out__puts(o, " hw_id: ");
+			hex0x(o, n);
+		}
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		/* the sample id from the record's trailer; perf's -1 without one */
+		id = ev->sid.valid & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER) ? ev->sid.id :
+									     UINT64_MAX;
+		if (hwt_event__first_u64(ev, &n))
+			out__printf(o, ": id:%llu: lost samples :%llu", (unsigned long long)id,
+				    (unsigned long long)n);
 		break;
 	default:
 		break;
