@@ -116,6 +116,7 @@ int run(struct cli *c, struct run_args *a)
 	case RUN_DUMP:
 		dump_sink__init(&ds, o, c->input, &c->diag.bytes, &sink);
 		ds.file_order = a->file_order;
+		ds.quiet = c->quiet;
 		break;
 	case RUN_REPORT:
 		if (a->metrics) {

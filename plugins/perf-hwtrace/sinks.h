@@ -12,6 +12,7 @@
 #include "hwtrace/decoder.h"
 #include "field_fmt.h"
 #include "out.h"
+#include "dump_machine.h"
 
 /* script: one line / JSON object / CSV row per data record. */
 struct script_sink {
@@ -43,6 +44,14 @@ struct dump_sink {
 	struct dump_queued *q;
 	size_t nq, capq;
 	uint64_t next_flush, max_ts;
+	bool quiet;		/* -q: no heading */
+	bool started;		/* the heading is out */
+	struct dump_machine machine;	/* threads and maps, for the lines under a SAMPLE */
+	uint64_t *samples;	/* SAMPLE records per attr index, for perf's stats */
+	uint32_t nsamples;
+	const struct hwt_reader *r;
+	struct dump_id { uint64_t id, last; } *ids;	/* read values: the last per id */
+	size_t nids;
 };
 
 void dump_sink__init(struct dump_sink *s, struct out *o, const char *path,

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* test_record_views.c - typed views of record bodies (hwt_event__comm). */
+/* test_record_views.c - typed views of record bodies (COMM, cpu maps, SAMPLE). */
 #include <string.h>
 
 #include "hwtrace/perf_data.h"
+#include "perf_data/record_views_internal.h"
 #include "check.h"
 
 /* A COMM record laid out by hand: header, pid, tid, name padded to 8, trailer. */
@@ -48,8 +49,78 @@ static void test_comm(void)
 	CHECK(!hwt_event__comm(&ev, &pid, &tid, &comm, &len));
 }
 
+/* perf_record_cpu_map_data in its three forms, laid out by hand (packed, LE) */
+static void test_cpu_map_data(void)
+{
+	/* CPUS: nr 3: 0, 5, -1 (u16 0xffff is "any") */
+	const uint8_t cpus[] = { 0, 0, 3, 0, 0, 0, 5, 0, 0xff, 0xff };
+	/* MASK, long_size 4: words 0x11 and 0x1 -> cpus 0, 4, 32 */
+	const uint8_t mask32[] = { 1, 0, 2, 0, 4, 0, 0x11, 0, 0, 0, 1, 0, 0, 0 };
+	/* MASK, long_size 8: u32 pad, then one word with bits 1 and 63 */
+	const uint8_t mask64[] = { 1, 0, 1, 0, 8, 0, 0, 0, 0, 0,
+				   2, 0, 0, 0, 0, 0, 0, 0x80 };
+	/* RANGE with any_cpu: -1, 2, 3, 4 */
+	const uint8_t range[] = { 2, 0, 1, 0, 2, 0, 4, 0 };
+	int32_t out[8];
+
+	CHECK_EQ(hwt_cpu_map_data__cpus(cpus, sizeof(cpus), out, 8), 3);
+	CHECK(out[0] == 0 && out[1] == 5 && out[2] == -1);
+	CHECK_EQ(hwt_cpu_map_data__cpus(cpus, sizeof(cpus) - 2, out, 8), -1);
+	CHECK_EQ(hwt_cpu_map_data__cpus(mask32, sizeof(mask32), out, 8), 3);
+	CHECK(out[0] == 0 && out[1] == 4 && out[2] == 32);
+	CHECK_EQ(hwt_cpu_map_data__cpus(mask64, sizeof(mask64), out, 8), 2);
+	CHECK(out[0] == 1 && out[1] == 63);
+	CHECK_EQ(hwt_cpu_map_data__cpus(range, sizeof(range), out, 8), 4);
+	CHECK(out[0] == -1 && out[1] == 2 && out[3] == 4);
+	/* counted past @max, only @max written */
+	CHECK_EQ(hwt_cpu_map_data__cpus(range, sizeof(range), out, 1), 4);
+	CHECK_EQ(hwt_cpu_map_data__cpus(range, 6, out, 8), -1);
+}
+
+/* IP | TID | CALLCHAIN | DATA_SRC: the chain and the field after it */
+static void test_sample_callchain(void)
+{
+	uint64_t rec[1 + 2 + 1 + 3 + 1] = { 0 };
+	struct perf_event_header *h = (void *)rec;
+	struct hwt_attr attr = { 0 };
+	struct hwt_event ev = { .hdr = h, .attr = &attr };
+	struct hwt_sample_view sv;
+
+	attr.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN |
+				PERF_SAMPLE_DATA_SRC;
+	h->type = PERF_RECORD_SAMPLE;
+	h->misc = PERF_RECORD_MISC_USER;
+	h->size = sizeof(rec);
+	rec[1] = 0x401000;
+	rec[2] = 7 | (uint64_t)8 << 32;
+	rec[3] = 3;
+	rec[4] = 0xfffffffffffffe00ULL;
+	rec[5] = 0x401000;
+	rec[6] = 0x402000;
+	rec[7] = 0x1e05080021ULL;
+	CHECK(hwt_event__sample(&ev, &sv));
+	CHECK_EQ(sv.pid, 7);
+	CHECK_EQ(sv.tid, 8);
+	CHECK_EQ(sv.cpumode, PERF_RECORD_MISC_USER);
+	CHECK(sv.has_callchain);
+	CHECK_EQ(sv.callchain_nr, 3);
+	CHECK_EQ(hwt_sample_view__callchain_ip(&sv, 2), 0x402000);
+	CHECK(sv.parsed_all);
+	CHECK_EQ(sv.data_src, 0x1e05080021ULL);
+	/* a chain longer than the record: refused, never read past it */
+	rec[3] = 100;
+	CHECK(!hwt_event__sample(&ev, &sv));
+	/* cut before data_src: the chain is there, the rest is not */
+	rec[3] = 3;
+	h->size = sizeof(rec) - 8;
+	CHECK(hwt_event__sample(&ev, &sv));
+	CHECK(!sv.parsed_all);
+}
+
 int main(void)
 {
 	RUN(test_comm);
+	RUN(test_cpu_map_data);
+	RUN(test_sample_callchain);
 	return check_done("record_views");
 }
