@@ -61,6 +61,9 @@ struct pf_value {
  * struct pf_map - the tracks of one record type
  * @type:	record type name
  * @group:	name of the parent track its counter tracks sit under
+ * @cpu_time_field: optional: a field that, when present, is the record's
+ *		time in ns on the CPUs' clock (i915 OA reports from IGT
+ *		correlation points or perf.data AUX times); else ...
  * @time_field:	the record's time: ns on the trace clock ...
  * @time_wrap_bits: ... or, when non-zero, ticks of the stream's frequency
  *		wrapping at this width: the record's time is the chunk time of
@@ -78,6 +81,7 @@ struct pf_value {
 struct pf_map {
 	const char *type;
 	const char *group;
+	const char *cpu_time_field;
 	const char *time_field;
 	unsigned time_wrap_bits;
 	const char *freq_type, *freq_field;

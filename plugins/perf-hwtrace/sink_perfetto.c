@@ -48,7 +48,7 @@ struct value_cache {
 struct map_rt {
 	const struct pf_map *m;
 	const struct hwt_record_type *type;
-	int time_f, key_f;
+	int time_f, cpu_time_f, key_f;
 	int f[PF_MAX_VALUES], f2[PF_MAX_VALUES];
 	int name_f[PF_MAX_VALUES][MAX_NAME_FIELDS];
 	const struct hwt_record_type *freq_type, *select_type;
@@ -392,9 +392,15 @@ static bool record_time(struct perfetto_sink *s, const struct map_rt *rt,
 			const struct hwt_record *rec, uint64_t *t)
 {
 	const struct hwt_field *f = &rt->type->fields[rt->time_f];
+	const struct hwt_field *cf = rt->cpu_time_f >= 0 ? &rt->type->fields[rt->cpu_time_f] : NULL;
 	uint64_t v = hwt_field__u64(f, rec->data, 0);
 	unsigned bits = rt->m->time_wrap_bits;
 	struct stream_rt *st;
+
+	if (cf && hwt_field__present(cf, rec->data)) {
+		*t = hwt_field__u64(cf, rec->data, 0);
+		return true;
+	}
 
 	if (!bits) {
 		*t = v;
@@ -887,6 +893,7 @@ struct perfetto_sink *perfetto_sink__new(struct out *o, bool raw)
 		rt->m = m;
 		rt->type = hwt_record_type__find(m->type);
 		rt->time_f = find(rt->type, m->time_field);
+		rt->cpu_time_f = find(rt->type, m->cpu_time_field);
 		if (rt->time_f < 0)
 			rt->type = NULL;	/* a table entry that does not fit: never matched */
 		rt->key_f = find(rt->type, m->key_field);

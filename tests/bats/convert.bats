@@ -53,7 +53,8 @@ PY
 	[ "$n" -eq "$(points "$T/r.json")" ]
 }
 
-# i915 expected values from the IGT generator's own account (ts_freq, reports).
+# i915 expected values from the IGT generator's own account (ts_freq, reports),
+# at the reports' CPU times.
 i915_expect() {
 	python3 - "$T" "$1" <<'PY'
 import json, sys
@@ -61,6 +62,11 @@ d, raw = sys.argv[1], sys.argv[2] == 'raw'
 man = [json.loads(l) for l in open(d + '/man.json')]
 freq = man[0]['ts_freq']
 got = json.load(open(d + '/r.json'))
+# a report's CPU time (IGT correlation points) is script's "time", which
+# i915_metrics.bats checks against i915-perf-reader's Time: CPU= lines
+# (none in a synth perf.data: there the OA timestamp is placed as ns)
+times = [r.get('time') for r in map(json.loads, open(d + '/times.json'))
+         if r['type'] == 'i915_oa_report']
 want, base, last, acc = {}, None, None, 0
 for r in man:
     if r.get('type') != 'i915_oa_report':
@@ -69,7 +75,8 @@ for r in man:
         base, last = r['ts'] * 10**9 // freq, r['ts']
     acc += (r['ts'] - last) & 0xffffffff
     last = r['ts']
-    t = base + acc * 10**9 // freq
+    t = times.pop(0)
+    t = base + acc * 10**9 // freq if t is None else t
     if 'dts' not in r:
         continue
     c = r['ctx']
@@ -99,6 +106,7 @@ PY
 	$GEN_IGT --reports 300 -o "$T/f.rec" >"$T/man.json"
 	"$HWTRACE" convert --to-perfetto "$T/o.pftrace" -i "$T/f.rec"
 	$READ "$T/o.pftrace" >"$T/r.json"
+	"$HWTRACE" script --json -i "$T/f.rec" >"$T/times.json"
 	i915_expect plain
 	n=$(decode_raw "$T/o.pftrace")
 	[ "$n" -eq "$(points "$T/r.json")" ]
@@ -125,6 +133,7 @@ with open(d + '/man.json', 'w') as f:
     f.write(json.dumps({'ts_freq': freq}) + '\n')
     f.write(open(d + '/s.json').read())
 PY
+	cp "$T/s.json" "$T/times.json"
 	i915_expect plain
 }
 
@@ -132,6 +141,7 @@ PY
 	$GEN_IGT --format A32u40_A4u32_B8_C8 --reports 60 -o "$T/f.rec" >"$T/man.json"
 	"$HWTRACE" convert --to-perfetto "$T/o.pftrace" -i "$T/f.rec" --raw-counters
 	$READ "$T/o.pftrace" >"$T/r.json"
+	"$HWTRACE" script --json -i "$T/f.rec" >"$T/times.json"
 	i915_expect raw
 	decode_raw "$T/o.pftrace" >/dev/null
 }
