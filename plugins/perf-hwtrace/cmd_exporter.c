@@ -68,7 +68,7 @@ static void scrape(void *ctx, struct prom_buf *b)
 	uint64_t t0 = mono_ns(NULL);
 	bool full = !x->scanned || (double)(t0 - x->last_full) >= x->rescan * 1e9;
 
-	if (drm_clients__sample(&x->clients, full)) {
+	if (drm_clients__sample(&x->clients, full ? DRM_SAMPLE_FULL : DRM_SAMPLE_NEW)) {
 		x->errors++;
 		if (errno != x->last_errno)
 			fprintf(stderr, "perf hwtrace exporter: cannot read %s: %s\n",

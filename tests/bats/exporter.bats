@@ -229,6 +229,35 @@ wait_for() {
 	grep -q 'client_id="39",pid="101",comm="Xorg-child"' "$T/m"
 }
 
+@test "exporter: with no full rescan due, each scrape finds new clients and drops exited ones" {
+	fixture
+	start_exporter --rescan 86400	# only the cheap scan for new clients runs
+	curl -sf "$URL" >"$T/m"
+	grep -q 'client_id="39",pid="100",comm="Xorg"' "$T/m"
+	grep -q 'client_id="7"' "$T/m"
+	! grep -q 'client_id="40"' "$T/m" || false
+	# a new process
+	mkfd 400 newapp 9 /dev/dri/card0 "$(i915 5000 | sed 's/client-id:\t39/client-id:\t40/')"
+	curl -sf "$URL" >"$T/m"
+	grep -q 'hwtrace_drm_client_engine_busy_seconds_total{driver="i915",pdev="0000:00:02.0",client_id="40",pid="400",comm="newapp",engine="render"} 0.000005000$' "$T/m"
+	# a new DRM fd in a process already known (pid 300 held only client 7)
+	mkfd 300 ignored 11 /dev/dri/card0 "$(i915 7000 | sed 's/client-id:\t39/client-id:\t41/')"
+	curl -sf "$URL" >"$T/m"
+	grep -q 'client_id="41",pid="300",.*engine="render"} 0.000007000$' "$T/m"
+	grep -q 'client_id="7",pid="300"' "$T/m"
+	# exits: the process's clients go, a shared client's pid becomes the lowest left
+	rm -rf "$P/400" "$P/100"
+	curl -sf "$URL" >"$T/m"
+	! grep -q 'client_id="40"' "$T/m" || false
+	grep -q 'client_id="39",pid="101",comm="Xorg-child"' "$T/m"
+	! grep -q 'pid="100"' "$T/m" || false
+	# a closed fd: client 41 goes, client 7 of the same process stays
+	rm -f "$P/300/fd/11" "$P/300/fdinfo/11"
+	curl -sf "$URL" >"$T/m"
+	! grep -q 'client_id="41"' "$T/m" || false
+	grep -q 'client_id="7",pid="300"' "$T/m"
+}
+
 @test "exporter: promtool check metrics passes on a scrape, and label values are escaped" {
 	command -v promtool || skip "no promtool (Debian package prometheus)"
 	fixture
