@@ -16,7 +16,7 @@
 
 #define PUT_LIT(b, s) prom_buf__put(b, s, sizeof(s) - 1)
 
-static bool prom_buf__room(struct prom_buf *b, size_t n)
+bool prom_buf__grow(struct prom_buf *b, size_t n)
 {
 	size_t ncap;
 	char *p;
@@ -36,14 +36,6 @@ static bool prom_buf__room(struct prom_buf *b, size_t n)
 	b->p = p;
 	b->cap = ncap;
 	return true;
-}
-
-void prom_buf__put(struct prom_buf *b, const char *s, size_t n)
-{
-	if (!prom_buf__room(b, n))
-		return;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
 }
 
 void prom_buf__puts(struct prom_buf *b, const char *s)
@@ -153,7 +145,7 @@ char *prom_buf__steal(struct prom_buf *b, size_t *len)
 {
 	char *p;
 
-	if (!prom_buf__room(b, 1)) {
+	if (!prom_buf__grow(b, 1)) {
 		prom_buf__free(b);
 		return NULL;
 	}
