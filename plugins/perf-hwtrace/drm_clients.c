@@ -7,6 +7,10 @@
  * of an fdinfo file kept open since the rescan, parsed into memory the client
  * already owns.  fdinfo of non-DRM fds is never read.  When RLIMIT_NOFILE
  * does not allow another kept fd, that client is re-read by path instead.
+ * A scan for new clients adds a getdents of the proc root and one fstatat
+ * per pid; a pid's fds are listed only when its <pid>/fd stamp changed, and
+ * stat (or readlink) only those not known.  A process whose fd table keeps
+ * changing is re-listed each time, its non-DRM fds classified again.
  */
 #include <errno.h>
 #include <dirent.h>

@@ -94,7 +94,7 @@ struct drm_clients {
 	const char *proc;
 	struct drm_client *clients;
 	int nclients, cap_clients;
-	struct drm_fdref *fds;	/* DRM fds of the last full rescan */
+	struct drm_fdref *fds;	/* DRM fds of the last full scan and the NEW scans since */
 	int nfds, cap_fds;
 	int *hash;		/* open addressing: client index + 1, 0 = empty */
 	unsigned int hash_size;
