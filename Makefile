@@ -32,7 +32,7 @@ DEB_PKGS  := build-essential pkg-config libzstd-dev zstd libelf-dev libtraceeven
              libpython3-dev python3 bats linux-perf clang llvm intel-gpu-tools \
              trace-cmd tmux hyperfine qemu-system-x86 linux-headers-amd64 busybox-static cpio \
              linux-source-6.1 libxml2-utils chromium libmicrohttpd-dev prometheus \
-             protobuf-compiler
+             protobuf-compiler strace
 
 LIB_SRC   := $(sort $(wildcard decoders/*/*.c))
 TOOL_SRC  := $(sort $(filter-out plugins/perf-hwtrace/main.c,$(wildcard plugins/perf-hwtrace/*.c)))

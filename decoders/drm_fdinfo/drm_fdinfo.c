@@ -674,10 +674,13 @@ static bool num_fwd(const char *p, const char *end, enum unit_kind kind, uint64_
 		    const char **next)
 {
 	uint64_t x = 0, mult = 1;
-	const char *u;
+	const char *u, *d = p;
 
 	if (p == end || *p < '0' || *p > '9')
 		return false;
+	/* up to 19 digits cannot overflow: the checked loop only for longer numbers */
+	while (p < end && p - d < 19 && (unsigned char)(*p - '0') < 10)
+		x = x * 10 + (uint64_t)(*p++ - '0');
 	for (; p < end && *p >= '0' && *p <= '9'; p++)
 		if (__builtin_mul_overflow(x, 10, &x) ||
 		    __builtin_add_overflow(x, (uint64_t)(*p - '0'), &x))
@@ -686,7 +689,14 @@ static bool num_fwd(const char *p, const char *end, enum unit_kind kind, uint64_
 		p++;
 	for (u = p; p < end && *p != '\n' && !is_space(*p); p++)
 		;
-	if (p > u && !unit_mult(kind, u, p - u, &mult))
+	/* the units drivers print, without the table walk */
+	if (p - u == 2 && kind == U_NS && u[0] == 'n' && u[1] == 's')
+		;
+	else if (p - u == 3 && kind == U_BYTES && u[1] == 'i' && u[2] == 'B' && u[0] == 'K')
+		mult = 1ull << 10;
+	else if (p - u == 3 && kind == U_BYTES && u[1] == 'i' && u[2] == 'B' && u[0] == 'M')
+		mult = 1ull << 20;
+	else if (p > u && !unit_mult(kind, u, p - u, &mult))
 		return false;
 	while (p < end && is_space(*p))
 		p++;

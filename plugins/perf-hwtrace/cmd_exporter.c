@@ -4,12 +4,14 @@
  * perf PMU counts and GPU device state (gpu_devices.c, as top's header)
  * as Prometheus series at http://ADDR:PORT/metrics.
  *
- * The proc tree is read as `top` reads it (drm_clients.c): a full scan
- * every --rescan seconds finds new clients; the scrapes between re-read the
- * fdinfo of the known ones through fds kept open, which procfs fails once
- * the client's fd is closed, so a client that exited is not in the next
- * answer and its series end.  (A recorded tree is plain files that stay
- * readable: replay it with --rescan 0.)
+ * The proc tree is read as `top` reads it (drm_clients.c): every scrape
+ * re-reads the fdinfo of the known clients through fds kept open, which
+ * procfs fails once the client's fd is closed, and looks for new clients
+ * where a <pid>/fd directory is new or changed (DRM_SAMPLE_NEW), so a client
+ * shows up, and one that exited goes, at the next scrape.  A full scan every
+ * --rescan seconds also finds a fd number reused in place (same fd count).
+ * (A recorded tree is plain files that stay readable: replay a tree whose
+ * files are rewritten with --rescan 0.)
  * exporter_metrics.c and exporter_pmu.c render, exporter_http.c serves and
  * serialises the scrapes.  Usage errors end the run (status 2) before the
  * socket is opened; SIGINT or SIGTERM stop it with status 0.
@@ -36,7 +38,7 @@ struct exporter {
 	struct drm_clients clients;
 	struct exporter_pmu pmu;
 	struct gpu_devices gpus;	/* the hwtrace_gpu_* devices, found at start */
-	double rescan;		/* seconds between full proc scans */
+	double rescan;		/* seconds between full proc scans (new clients: every scrape) */
 	uint64_t last_full;
 	bool scanned;
 	uint64_t errors;	/* hwtrace_exporter_scrape_errors_total */
@@ -72,7 +74,7 @@ static void scrape(void *ctx, struct prom_buf *b)
 	uint64_t t0 = mono_ns(NULL);
 	bool full = !x->scanned || (double)(t0 - x->last_full) >= x->rescan * 1e9;
 
-	if (drm_clients__sample(&x->clients, full)) {
+	if (drm_clients__sample(&x->clients, full ? DRM_SAMPLE_FULL : DRM_SAMPLE_NEW)) {
 		x->errors++;
 		if (errno != x->last_errno)
 			fprintf(stderr, "perf hwtrace exporter: cannot read %s: %s\n",
@@ -125,8 +127,8 @@ int cmd_exporter(int argc, char **argv)
 		OPT_EVENT_LIST('e', "event", ev_names, &nev, EXPORTER_MAX_EVENTS, "EVENT",
 			       "serve this PMU event's system-wide count: pmu/term=value,.../"),
 		OPT_CALLBACK(0, "rescan", &x.rescan, "SECONDS",
-			     "full proc scan interval, finds new clients (default 30; 0: every "
-			     "scrape)", rescan_opt),
+			     "full proc scan interval (default 30; 0: every scrape); new pids and "
+			     "changed fd tables are looked at on every scrape", rescan_opt),
 		OPT_END(),
 	};
 	const struct parse_cmd cmd = { "exporter", exporter_usage, command__summary("exporter"),

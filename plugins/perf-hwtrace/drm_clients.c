@@ -7,6 +7,10 @@
  * of an fdinfo file kept open since the rescan, parsed into memory the client
  * already owns.  fdinfo of non-DRM fds is never read.  When RLIMIT_NOFILE
  * does not allow another kept fd, that client is re-read by path instead.
+ * A scan for new clients adds a getdents of the proc root and one fstatat
+ * per pid; a pid's fds are listed only when its <pid>/fd stamp changed, and
+ * stat (or readlink) only those not known.  A process whose fd table keeps
+ * changing is re-listed each time, its non-DRM fds classified again.
  */
 #include <errno.h>
 #include <dirent.h>
@@ -178,6 +182,12 @@ void drm_clients__exit(struct drm_clients *c)
 	free(c->hash);
 	free(c->buf);
 	free(c->dents);
+	free(c->names);
+	free(c->pst);
+	free(c->pst_new);
+	free(c->pst_hash);
+	free(c->fd_hash);
+	free(c->touched);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -531,8 +541,67 @@ static void read_comm(struct drm_clients *c, int pdfd, char *comm, size_t size)
 	snprintf(comm, size, "%.*s", (int)n, c->buf);
 }
 
-/* Every fd of one process: <proc>/<pid> opened once, the rest relative to it. */
-static int scan_pid(struct drm_clients *c, int proc_fd, int pid, const char *pidname)
+static unsigned int int_hash(uint64_t k, unsigned int size)
+{
+	k *= 0x9e3779b97f4a7c15ull;
+	return (unsigned int)((k ^ (k >> 31)) & (size - 1));
+}
+
+static uint64_t fd_key(int pid, int fd)
+{
+	return (uint64_t)(uint32_t)pid << 32 | (uint32_t)fd;
+}
+
+/* Index of the live fds entry of (@pid, @fd) through c->fd_hash, or -1. */
+static int fd_find(struct drm_clients *c, int pid, int fd)
+{
+	unsigned int k = int_hash(fd_key(pid, fd), c->fd_hash_size);
+
+	for (; c->fd_hash[k]; k = (k + 1) & (c->fd_hash_size - 1)) {
+		const struct drm_fdref *r = &c->fds[c->fd_hash[k] - 1];
+
+		if (r->pid == pid && r->fd == fd)
+			return c->fd_hash[k] - 1;
+	}
+	return -1;
+}
+
+/* Index the live DRM fds of the last scans by (pid, fd). */
+static int fd_hash_build(struct drm_clients *c)
+{
+	unsigned int size = 64;
+
+	while (size < (unsigned int)c->nfds * 2 + 2)
+		size *= 2;
+	if (size != c->fd_hash_size) {
+		int *h = realloc(c->fd_hash, size * sizeof(*h));
+
+		if (!h)
+			return -1;
+		c->fd_hash = h;
+		c->fd_hash_size = size;
+	}
+	memset(c->fd_hash, 0, size * sizeof(*c->fd_hash));
+	for (int i = 0; i < c->nfds; i++) {
+		unsigned int k;
+
+		if (c->fds[i].dead)
+			continue;
+		k = int_hash(fd_key(c->fds[i].pid, c->fds[i].fd), size);
+		while (c->fd_hash[k])
+			k = (k + 1) & (size - 1);
+		c->fd_hash[k] = i + 1;
+	}
+	c->fd_hash_ok = true;
+	return 0;
+}
+
+/*
+ * Every fd of one process: <proc>/<pid> opened once, the rest relative to it.
+ * @known: fds already in c->fds (c->fd_hash) are only marked seen.
+ */
+static int scan_pid(struct drm_clients *c, int proc_fd, int pid, const char *pidname,
+		    bool known)
 {
 	int pdfd, dfd, fidfd = -1, ret = 0;
 	char comm[64] = "";
@@ -552,10 +621,15 @@ static int scan_pid(struct drm_clients *c, int proc_fd, int pid, const char *pid
 			const struct dent64 *de = (const struct dent64 *)(c->dents + off);
 			struct drm_fdref *r;
 			uint64_t dev;
+			int i;
 
 			off += de->reclen;
 			if (!all_digits(de->name))
 				continue;
+			if (known && (i = fd_find(c, pid, atoi(de->name))) >= 0) {
+				c->fds[i].seen = c->gen;
+				continue;
+			}
 			dev = fd_dev(c, dfd, de->name);
 			if (!dev)
 				continue;
@@ -574,6 +648,8 @@ static int scan_pid(struct drm_clients *c, int proc_fd, int pid, const char *pid
 			r->pid = pid;
 			r->fd = atoi(de->name);
 			r->dev = dev;
+			r->seen = c->gen;
+			r->dead = false;
 			memcpy(r->comm, comm, sizeof(r->comm));
 			ret = scan_fd(c, c->nfds++, fidfd, de->name);
 		}
@@ -583,6 +659,161 @@ static int scan_pid(struct drm_clients *c, int proc_fd, int pid, const char *pid
 	close(dfd);
 	close(pdfd);
 	return ret;
+}
+
+/* Stamps: the new list is built while scanning, the old one looked up by pid. */
+static struct drm_pidstamp *stamp_find(struct drm_clients *c, int pid)
+{
+	unsigned int k;
+
+	if (!c->pst_hash_size)
+		return NULL;
+	for (k = int_hash((uint32_t)pid, c->pst_hash_size); c->pst_hash[k];
+	     k = (k + 1) & (c->pst_hash_size - 1))
+		if (c->pst[c->pst_hash[k] - 1].pid == pid)
+			return &c->pst[c->pst_hash[k] - 1];
+	return NULL;
+}
+
+static int stamp_add(struct drm_clients *c, const struct drm_pidstamp *s)
+{
+	if (grow((void **)&c->pst_new, &c->cap_pst_new, c->npst_new, sizeof(*s)))
+		return -1;
+	c->pst_new[c->npst_new++] = *s;
+	return 0;
+}
+
+/* The new list becomes the one looked up; on ENOMEM none is (every pid looks new). */
+static void stamps_end(struct drm_clients *c)
+{
+	struct drm_pidstamp *t = c->pst;
+	int cap = c->cap_pst;
+	unsigned int size = 64;
+
+	c->pst = c->pst_new;
+	c->cap_pst = c->cap_pst_new;
+	c->npst = c->npst_new;
+	c->pst_new = t;
+	c->cap_pst_new = cap;
+	c->npst_new = 0;
+	while (size < (unsigned int)c->npst * 2 + 2)
+		size *= 2;
+	if (size != c->pst_hash_size) {
+		int *h = realloc(c->pst_hash, size * sizeof(*h));
+
+		if (!h) {
+			c->npst = 0;
+			return;
+		}
+		c->pst_hash = h;
+		c->pst_hash_size = size;
+	}
+	memset(c->pst_hash, 0, size * sizeof(*c->pst_hash));
+	for (int i = 0; i < c->npst; i++) {
+		unsigned int k = int_hash((uint32_t)c->pst[i].pid, size);
+
+		while (c->pst_hash[k])
+			k = (k + 1) & (size - 1);
+		c->pst_hash[k] = i + 1;
+	}
+}
+
+/* Stamp of <proc>/<pid>/fd (@path, relative to @proc_fd); false if it cannot be had. */
+static bool stamp_take(struct drm_clients *c, int proc_fd, int pid, const char *path,
+		       struct drm_pidstamp *s)
+{
+	struct stat st;
+
+	c->stats.dir_stats++;
+	if (fstatat(proc_fd, path, &st, 0))
+		return false;
+	s->pid = pid;
+	s->gen = c->gen;
+	s->size = st.st_size;
+	s->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	s->ino = st.st_ino;
+	return true;
+}
+
+static int touch(struct drm_clients *c, int pid)
+{
+	if (grow((void **)&c->touched, &c->cap_touched, c->ntouched, sizeof(int)))
+		return -1;
+	c->touched[c->ntouched++] = pid;
+	return 0;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * After a NEW scan: fds of touched pids that it did not list are dead; drop
+ * them from c->fds and from their clients, whose pid lists are rebuilt.  A
+ * client left with no fd is not seen in this sample (prune drops it).
+ */
+static int drop_dead(struct drm_clients *c)
+{
+	int *map, n = 0;
+	bool any = false;
+
+	qsort(c->touched, c->ntouched, sizeof(int), int_cmp);
+	for (int i = 0; i < c->nfds; i++) {
+		struct drm_fdref *r = &c->fds[i];
+
+		if (!r->dead && r->seen != c->gen &&
+		    bsearch(&r->pid, c->touched, c->ntouched, sizeof(int), int_cmp))
+			r->dead = true;
+		any |= r->dead;
+	}
+	if (!any)
+		return 0;
+	map = malloc((c->nfds + 1) * sizeof(*map));
+	if (!map)
+		return -1;
+	for (int i = 0; i < c->nfds; i++) {
+		map[i] = c->fds[i].dead ? -1 : n;
+		if (!c->fds[i].dead)
+			c->fds[n++] = c->fds[i];
+	}
+	c->nfds = n;
+	for (int i = 0; i < c->nclients; i++) {
+		struct drm_client *cl = &c->clients[i];
+		bool changed = false;
+		int m = 0;
+
+		for (int j = 0; j < cl->nfdrefs; j++) {
+			int k = map[cl->fdrefs[j]];
+
+			if (k < 0) {
+				if (!j)
+					unkeep(c, cl);	/* the kept fdinfo was of this fd */
+				changed = true;
+				continue;
+			}
+			cl->fdrefs[m++] = k;
+		}
+		cl->nfdrefs = m;
+		if (!changed)
+			continue;
+		cl->npids = 0;
+		for (int j = 0; j < m; j++) {
+			const struct drm_fdref *r = &c->fds[cl->fdrefs[j]];
+
+			if (client_add_pid(cl, r->pid, r->comm)) {
+				free(map);
+				return -1;
+			}
+		}
+		if (!m)
+			cl->gen = c->gen - 1;
+	}
+	free(map);
+	c->fd_hash_ok = false;
+	return 0;
 }
 
 /* Drop clients not seen in this sample; keeps the order of the others. */
@@ -603,10 +834,45 @@ static int prune(struct drm_clients *c)
 	return hash_rebuild(c);
 }
 
-static int full_scan(struct drm_clients *c)
+/* The pid names of the proc root, NUL-separated into c->names: their length, or -1. */
+static ssize_t list_pids(struct drm_clients *c, int proc_fd)
+{
+	size_t m = 0;
+	ssize_t n;
+
+	while ((n = getdents64(proc_fd, c->dents, DENTS_SIZE)) > 0) {
+		for (ssize_t off = 0; off < n;) {
+			const struct dent64 *de = (const struct dent64 *)(c->dents + off);
+			size_t len = strlen(de->name) + 1;
+
+			off += de->reclen;
+			if (!all_digits(de->name))
+				continue;
+			if (m + len > c->names_size) {
+				size_t ns = c->names_size ? c->names_size * 2 : 16384;
+				char *p = realloc(c->names, ns);
+
+				if (!p)
+					return -1;
+				c->names = p;
+				c->names_size = ns;
+			}
+			memcpy(c->names + m, de->name, len);
+			m += len;
+		}
+	}
+	return n < 0 ? -1 : (ssize_t)m;
+}
+
+/*
+ * Walk the proc root.  @incr (a NEW scan): a pid whose <pid>/fd stamp is as
+ * the last scan left it is skipped, a known one only has its new fds
+ * classified.  Else every fd is (a full scan).  Both leave the stamps.
+ */
+static int scan_tree(struct drm_clients *c, bool incr)
 {
 	int proc_fd, ret = 0;
-	ssize_t n;
+	ssize_t m;
 
 	if (!c->dents) {
 		c->dents = malloc(DENTS_SIZE);
@@ -616,38 +882,71 @@ static int full_scan(struct drm_clients *c)
 	proc_fd = open(c->proc, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (proc_fd < 0)
 		return -1;
-	c->stats.full_scans++;
-	c->nfds = 0;
-	for (int i = 0; i < c->nclients; i++) {
-		/* fds are re-found (and a kept one re-opened) from scratch */
-		unkeep(c, &c->clients[i]);
-		c->clients[i].npids = 0;
-		c->clients[i].nfdrefs = 0;
+	if (incr) {
+		c->stats.new_scans++;
+	} else {
+		c->stats.full_scans++;
+		c->nfds = 0;
+		for (int i = 0; i < c->nclients; i++) {
+			/* fds are re-found (and a kept one re-opened) from scratch */
+			unkeep(c, &c->clients[i]);
+			c->clients[i].npids = 0;
+			c->clients[i].nfdrefs = 0;
+		}
 	}
-	/* the pid directory listing is read whole first: scan_pid reuses the buffer */
-	while (!ret && (n = getdents64(proc_fd, c->dents, DENTS_SIZE)) > 0) {
-		char *names = malloc(n);
-		ssize_t off = 0, m = 0;
+	c->fd_hash_ok = false;
+	c->ntouched = 0;
+	c->npst_new = 0;
+	/* the listing is read whole first: scan_pid reuses the dents buffer */
+	m = list_pids(c, proc_fd);
+	if (m < 0) {
+		close(proc_fd);
+		return -1;
+	}
+	for (ssize_t off = 0; !ret && off < m; off += strlen(c->names + off) + 1) {
+		const char *name = c->names + off;
+		struct drm_pidstamp st, *old;
+		char path[64];
+		int pid = atoi(name);
+		bool known;
 
-		if (!names) {
+		snprintf(path, sizeof(path), "%s/fd", name);
+		if (!stamp_take(c, proc_fd, pid, path, &st))
+			continue;	/* gone, or not ours: its fds are not listed either */
+		if (stamp_add(c, &st)) {
 			ret = -1;
 			break;
 		}
-		while (off < n) {
-			const struct dent64 *de = (const struct dent64 *)(c->dents + off);
-			size_t len = strlen(de->name) + 1;
-
-			off += de->reclen;
-			if (all_digits(de->name)) {
-				memcpy(names + m, de->name, len);
-				m += len;
+		old = incr ? stamp_find(c, pid) : NULL;	/* a full scan: every pid is new */
+		if (old) {
+			old->gen = c->gen;
+			if (old->size == st.size && old->mtime_ns == st.mtime_ns &&
+			    old->ino == st.ino)
+				continue;
+			if (touch(c, pid)) {	/* fds it no longer lists die */
+				ret = -1;
+				break;
 			}
 		}
-		for (off = 0; !ret && off < m; off += strlen(names + off) + 1)
-			ret = scan_pid(c, proc_fd, atoi(names + off), names + off);
-		free(names);
+		/* a new inode: the pid number now belongs to another process */
+		known = old && old->ino == st.ino;
+		if (known && !c->fd_hash_ok && fd_hash_build(c)) {
+			ret = -1;
+			break;
+		}
+		if (incr)
+			c->stats.dir_lists++;
+		ret = scan_pid(c, proc_fd, pid, name, known);
 	}
 	close(proc_fd);
+	if (incr && !ret) {
+		for (int i = 0; i < c->npst; i++)
+			if (c->pst[i].gen != c->gen && touch(c, c->pst[i].pid))
+				ret = -1;	/* exited */
+		if (!ret && c->ntouched)
+			ret = drop_dead(c);
+	}
+	stamps_end(c);
 	return ret;
 }
 
@@ -728,7 +1027,7 @@ static int quick_scan(struct drm_clients *c)
 	return 0;
 }
 
-int drm_clients__sample(struct drm_clients *c, bool full)
+int drm_clients__sample(struct drm_clients *c, int mode)
 {
 	int ret;
 
@@ -736,7 +1035,13 @@ int drm_clients__sample(struct drm_clients *c, bool full)
 	c->stats.samples++;
 	if (!c->hash_size && hash_rebuild(c))
 		return -1;
-	ret = full ? full_scan(c) : quick_scan(c);
+	if (mode == DRM_SAMPLE_FULL) {
+		ret = scan_tree(c, false);
+	} else {
+		ret = quick_scan(c);
+		if (!ret && mode == DRM_SAMPLE_NEW)
+			ret = scan_tree(c, true);
+	}
 	if (prune(c))
 		return -1;
 	return ret;

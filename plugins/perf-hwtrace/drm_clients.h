@@ -11,6 +11,14 @@
  * fd is closed), so that is one syscall instead of open+read+close and a
  * path walk.  A client is one (device, drm-client-id): counted once however
  * many fds and processes hold it.
+ *
+ * A scan for new clients (DRM_SAMPLE_NEW) sits between the two: it lists
+ * <proc> and stats each <pid>/fd directory; only a new pid, or one whose
+ * directory changed (st_size is the number of open fds on procfs since Linux
+ * 6.2; mtime and inode change in a plain tree), has its fds listed, and only
+ * fds not known from an earlier scan are classified.  A known fd number reused
+ * for another file in the same process, with the fd count unchanged, is only
+ * found by the next full scan.
  */
 #ifndef PERF_HWTRACE_DRM_CLIENTS_H
 #define PERF_HWTRACE_DRM_CLIENTS_H
@@ -48,7 +56,24 @@ struct drm_fdref {
 	int pid;
 	int fd;
 	uint64_t dev;
+	unsigned int seen;	/* gen of the last scan that listed it */
+	bool dead;		/* closed, or its process exited: dropped at the next scan */
 	char comm[64];
+};
+
+/* What a scan remembers of one <pid>/fd directory, to skip it when unchanged. */
+struct drm_pidstamp {
+	int pid;
+	unsigned int gen;	/* last scan that listed the pid */
+	int64_t size;		/* procfs (6.2+): number of open fds */
+	int64_t mtime_ns;
+	uint64_t ino;
+};
+
+enum drm_sample_mode {
+	DRM_SAMPLE_QUICK,	/* re-read the known clients only */
+	DRM_SAMPLE_FULL,	/* walk every fd of the proc tree */
+	DRM_SAMPLE_NEW,		/* QUICK, then look for new clients (see above) */
 };
 
 /* A parse warning held until the client it belongs to is known. */
@@ -60,7 +85,8 @@ struct drm_pending_warning {
 #define DRM_MAX_PENDING 16
 
 struct drm_stats {
-	uint64_t samples, full_scans, fdinfo_reads, fd_stats, readlinks;
+	uint64_t samples, full_scans, new_scans, fdinfo_reads, fd_stats, readlinks;
+	uint64_t dir_stats, dir_lists;	/* <pid>/fd stamps taken, and listed (NEW scans) */
 	uint64_t kept_reads;	/* of fdinfo_reads, through a kept fd */
 };
 
@@ -68,7 +94,7 @@ struct drm_clients {
 	const char *proc;
 	struct drm_client *clients;
 	int nclients, cap_clients;
-	struct drm_fdref *fds;	/* DRM fds of the last full rescan */
+	struct drm_fdref *fds;	/* DRM fds of the last full scan and the NEW scans since */
 	int nfds, cap_fds;
 	int *hash;		/* open addressing: client index + 1, 0 = empty */
 	unsigned int hash_size;
@@ -92,6 +118,17 @@ struct drm_clients {
 	struct hwt_drm_fdinfo scratch;	/* parse target, swapped into a client */
 	int nkept, max_kept;	/* kept fdinfo fds, and how many RLIMIT_NOFILE allows */
 	char *dents;		/* getdents64 buffer */
+	char *names;		/* pid names of the proc listing, NUL-separated */
+	size_t names_size;
+	struct drm_pidstamp *pst, *pst_new;	/* stamps of the last scan, of this one */
+	int npst, cap_pst, npst_new, cap_pst_new;
+	int *pst_hash;		/* pid -> pst index + 1 */
+	unsigned int pst_hash_size;
+	int *fd_hash;		/* (pid, fd) -> fds index + 1, built when a NEW scan needs it */
+	unsigned int fd_hash_size;
+	bool fd_hash_ok;
+	int *touched;		/* pids whose unlisted fds are dead after a NEW scan */
+	int ntouched, cap_touched;
 };
 
 /* Also raises the RLIMIT_NOFILE soft limit to the hard one, for the kept fds. */
@@ -103,11 +140,11 @@ void drm_clients__set_proc(struct drm_clients *c, const char *proc);
 /**
  * drm_clients__sample - read every client once and compute utilisation
  * @c:		the set
- * @full:	walk the whole proc tree (else re-read the known DRM fds only)
+ * @mode:	enum drm_sample_mode: what else to look at for new clients
  *
  * Returns 0, or -1 if the proc root cannot be read.
  */
-int drm_clients__sample(struct drm_clients *c, bool full);
+int drm_clients__sample(struct drm_clients *c, int mode);
 
 /* Device key of a path under /dev/dri/ or /dev/accel/, or 0 if it is none. */
 uint64_t drm_clients__dev_from_path(const char *target);

@@ -72,6 +72,7 @@ struct exporter_http {
 	void *ctx;
 	pthread_mutex_t lock;	/* one scrape at a time; guards @last */
 	struct body *last;
+	size_t last_len;	/* of the last text, to size the next one's buffer */
 	struct MHD_Response *not_found, *bad_method;
 	char where[INET6_ADDRSTRLEN + 16];
 };
@@ -107,8 +108,12 @@ static struct body *body_get(struct exporter_http *h, uint64_t arrived)
 		b = calloc(1, sizeof(*b));
 		if (b) {
 			b->started = mono_ns();
+			/* sized as the last text: no doubling and copying of megabytes */
+			prom_buf__grow(&buf, h->last_len + h->last_len / 8);
 			h->scrape(h->ctx, &buf);
 			b->text = buf.oom ? NULL : prom_buf__steal(&buf, &b->len);
+			if (b->text)
+				h->last_len = b->len;
 			prom_buf__free(&buf);
 			if (!b->text) {
 				free(b);

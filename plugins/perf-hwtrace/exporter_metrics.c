@@ -16,7 +16,7 @@
 
 #define PUT_LIT(b, s) prom_buf__put(b, s, sizeof(s) - 1)
 
-static bool prom_buf__room(struct prom_buf *b, size_t n)
+bool prom_buf__grow(struct prom_buf *b, size_t n)
 {
 	size_t ncap;
 	char *p;
@@ -36,14 +36,6 @@ static bool prom_buf__room(struct prom_buf *b, size_t n)
 	b->p = p;
 	b->cap = ncap;
 	return true;
-}
-
-void prom_buf__put(struct prom_buf *b, const char *s, size_t n)
-{
-	if (!prom_buf__room(b, n))
-		return;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
 }
 
 void prom_buf__puts(struct prom_buf *b, const char *s)
@@ -105,6 +97,11 @@ static int utf8_len(const unsigned char *s)
 	return n;
 }
 
+/* Bytes copied as they are into a label value: printable ASCII but \\ and " */
+static const bool plain_byte[256] = {
+	[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7e] = true,
+};
+
 void prom_buf__label_value(struct prom_buf *b, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
@@ -113,7 +110,7 @@ void prom_buf__label_value(struct prom_buf *b, const char *str)
 		const unsigned char *run = s;
 		int n;
 
-		while (*s >= 0x20 && *s < 0x80 && *s != '\\' && *s != '"')
+		while (plain_byte[*s])
 			s++;
 		prom_buf__put(b, (const char *)run, s - run);
 		if (!*s)
@@ -153,7 +150,7 @@ char *prom_buf__steal(struct prom_buf *b, size_t *len)
 {
 	char *p;
 
-	if (!prom_buf__room(b, 1)) {
+	if (!prom_buf__grow(b, 1)) {
 		prom_buf__free(b);
 		return NULL;
 	}
@@ -267,8 +264,16 @@ static void client_memory(struct prom_buf *b, const struct drm_client *cl,
 {
 	const struct hwt_drm_fdinfo *fi = &cl->cur;
 
+	/* ",kind=\"<kind>\"} " of enum hwt_drm_mem */
+#define KIND(s) { ",kind=\"" s "\"} ", sizeof(",kind=\"" s "\"} ") - 1 }
+	static const struct { const char *s; size_t n; } kinds[HWT_DRM_MEM_N] = {
+		KIND("total"), KIND("shared"), KIND("resident"), KIND("purgeable"), KIND("active"),
+	};
+#undef KIND
+
 	for (uint32_t i = 0; i < fi->nregions; i++) {
 		const struct hwt_drm_region *r = &fi->regions[i];
+		size_t head = b->len, head_len = 0;
 
 		for (int m = 0; m < HWT_DRM_MEM_N; m++) {
 			uint64_t v = r->bytes[m];
@@ -278,11 +283,16 @@ static void client_memory(struct prom_buf *b, const struct drm_client *cl,
 					continue;
 				v = r->legacy;
 			}
-			series_head(b, MEMORY_SERIES, sizeof(MEMORY_SERIES) - 1, labels,
-				    ",region=\"", 9, r->name);
-			PUT_LIT(b, ",kind=\"");
-			prom_buf__puts(b, hwt_drm_mem__name(m));
-			PUT_LIT(b, "\"} ");
+			if (!head_len) {	/* name, labels and escaped region, once */
+				head = b->len;
+				series_head(b, MEMORY_SERIES, sizeof(MEMORY_SERIES) - 1, labels,
+					    ",region=\"", 9, r->name);
+				head_len = b->oom ? 0 : b->len - head;
+			} else if (prom_buf__grow(b, head_len)) {
+				memcpy(b->p + b->len, b->p + head, head_len);	/* no overlap */
+				b->len += head_len;
+			}
+			prom_buf__put(b, kinds[m].s, kinds[m].n);
 			prom_buf__u64(b, v);
 			prom_buf__put(b, "\n", 1);
 		}

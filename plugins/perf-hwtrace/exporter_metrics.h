@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct drm_clients;
 
@@ -21,7 +22,18 @@ struct prom_buf {
 	bool oom;
 };
 
-void prom_buf__put(struct prom_buf *b, const char *s, size_t n);
+/* Room for @n more bytes (and a NUL); false once out of memory. */
+bool prom_buf__grow(struct prom_buf *b, size_t n);
+
+/* Inline: a scrape is hundreds of thousands of short copies. */
+static inline void prom_buf__put(struct prom_buf *b, const char *s, size_t n)
+{
+	if (b->len + n >= b->cap && !prom_buf__grow(b, n))
+		return;
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+}
+
 void prom_buf__puts(struct prom_buf *b, const char *s);
 void prom_buf__u64(struct prom_buf *b, uint64_t v);
 /* @s as a label value: valid UTF-8 (bad bytes become U+FFFD), \\ \" \n escaped */

@@ -230,6 +230,70 @@ wait_for() {
 	grep -q 'client_id="39",pid="101",comm="Xorg-child"' "$T/m"
 }
 
+@test "exporter: with no full rescan due, each scrape finds new clients and drops exited ones" {
+	fixture
+	start_exporter --rescan 86400	# only the cheap scan for new clients runs
+	curl -sf "$URL" >"$T/m"
+	grep -q 'client_id="39",pid="100",comm="Xorg"' "$T/m"
+	grep -q 'client_id="7"' "$T/m"
+	! grep -q 'client_id="40"' "$T/m" || false
+	# a new process
+	mkfd 400 newapp 9 /dev/dri/card0 "$(i915 5000 | sed 's/client-id:\t39/client-id:\t40/')"
+	curl -sf "$URL" >"$T/m"
+	grep -q 'hwtrace_drm_client_engine_busy_seconds_total{driver="i915",pdev="0000:00:02.0",client_id="40",pid="400",comm="newapp",engine="render"} 0.000005000$' "$T/m"
+	# a new DRM fd in a process already known (pid 300 held only client 7)
+	mkfd 300 ignored 11 /dev/dri/card0 "$(i915 7000 | sed 's/client-id:\t39/client-id:\t41/')"
+	curl -sf "$URL" >"$T/m"
+	grep -q 'client_id="41",pid="300",.*engine="render"} 0.000007000$' "$T/m"
+	grep -q 'client_id="7",pid="300"' "$T/m"
+	# exits: the process's clients go, a shared client's pid becomes the lowest left
+	rm -rf "$P/400" "$P/100"
+	curl -sf "$URL" >"$T/m"
+	! grep -q 'client_id="40"' "$T/m" || false
+	grep -q 'client_id="39",pid="101",comm="Xorg-child"' "$T/m"
+	! grep -q 'pid="100"' "$T/m" || false
+	# a closed fd: client 41 goes, client 7 of the same process stays
+	rm -f "$P/300/fd/11" "$P/300/fdinfo/11"
+	curl -sf "$URL" >"$T/m"
+	! grep -q 'client_id="41"' "$T/m" || false
+	grep -q 'client_id="7",pid="300"' "$T/m"
+}
+
+# syscalls SINCE: the traced exporter's readlinkat and <pid>/fd stat calls after line SINCE of the trace
+syscalls() {
+	tail -n +"$(($1 + 1))" "$T/trace" | grep -E 'readlinkat\(|newfstatat\([0-9]+, "[0-9]+/fd"' |
+		sed -E 's/^[0-9]+ +//; s/\(([0-9]+, )?"?([^",]*)"?.*/ \2/' | sort
+}
+
+@test "exporter: the scan for new clients classifies only fds it has not seen (strace)" {
+	command -v strace || skip "no strace (Debian package strace)"
+	fixture
+	EP=$(free_port)
+	URL=http://127.0.0.1:$EP/metrics
+	# strace is the exporter's parent (no ptrace permission needed); exec keeps the pid
+	strace -f -qq -e trace=readlinkat,newfstatat -o "$T/trace" \
+		bash -c 'echo $$ >"$1"; shift; exec "$@"' - "$T/pid" \
+		"$HWTRACE" exporter --listen "127.0.0.1:$EP" --proc "$P" --rescan 86400 \
+		2>"$T/exporter.err" &
+	WRITER_PID=$!	# strace: killed in teardown too
+	timeout 20 bash -c "until curl -sf -o /dev/null '$URL'; do sleep 0.1; done"
+	EXP_PID=$(cat "$T/pid")
+	n=$(wc -l <"$T/trace")
+	curl -sf "$URL" >"$T/m"
+	# nothing changed: one stat per process, no fd classified
+	run syscalls "$n"
+	[ "$output" = "$(printf 'newfstatat 100/fd\nnewfstatat 101/fd\nnewfstatat 300/fd')" ]
+	mkfd 300 ignored 11 /dev/dri/card0 "$(i915 7000 | sed 's/client-id:\t39/client-id:\t41/')"
+	n=$(wc -l <"$T/trace")
+	curl -sf "$URL" >"$T/m"
+	grep -q 'client_id="41",pid="300"' "$T/m"
+	# pid 300 changed: its one new fd is classified (a stat that fails here, then the
+	# link), its known fd 5 is not
+	run syscalls "$n"
+	[ "$(grep -c '^newfstatat [0-9]*/fd$' <<<"$output")" = 3 ]
+	[ "$(grep -c '^readlinkat' <<<"$output")" = 1 ]
+}
+
 @test "exporter: promtool check metrics passes on a scrape, and label values are escaped" {
 	command -v promtool || skip "no promtool (Debian package prometheus)"
 	fixture

@@ -350,6 +350,62 @@ static void test_reparse(void)
 		"drm-client-id:\t641912\ndrm-memory-vram:\t186708 KiB\ndrm-engine-gfx: \t5 ns\n",
 		"drm-driver:\tamdgpu\ndrm-client-id:\t429\npasid:\t2\ndrm-driver:\tother\n"
 		"drm-client-id:\t1\ndrm-memory-vram:\t1 MiB\ndrm-engine-gfx: \t6 ns\n",
+		/*
+		 * the replay's digit and unit fast paths at their edges, one per text
+		 * after a plain one (its plan), against the long way
+		 */
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 9999999999999999999 ns\ndrm-total-vram0: 18014398509481983 KiB\n"
+		"drm-resident-vram0: 17592186044415 MiB\ndrm-cycles-rcs: 18446744073709551615\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 18446744073709551616\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 99999999999999999999\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 00000000000000000000000012 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 10000000000000000000 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 18014398509481984 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 17592186044416 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 4 KiB \n"
+		"drm-resident-vram0: 3 GiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 5 kB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 7 ns\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 1 KiBx\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 Ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 KiB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
+		"drm-driver: xe\ndrm-engine-rcs: 5 ns\ndrm-total-vram0: 1 MIB\n"
+		"drm-resident-vram0: 2 MiB\ndrm-cycles-rcs: 1\n",
 		"",
 	};
 	struct hwt_drm_fdinfo fi = { 0 };
