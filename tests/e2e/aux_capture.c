@@ -13,9 +13,15 @@
  * "AUXCAP ..." line for the console log.
  *
  *   aux_capture -e 'pmu/term=v,.../' [-C cpu] [-m aux_pages] [-t ms] [-b bytes]
- *		 [-s sleep_ms] [-o file] [-n cycles] [-u uid] [-T] [-R]
+ *		 [-s sleep_ms] [-o file] [-n cycles] [-u uid] [-P n] [-T] [-R] [-F] [-N]
  *   -T opens the event per task (pid 0, cpu -1), -R maps the AUX area read-only
- *   (overwrite mode), -u drops to that uid/gid before opening.
+ *   (overwrite mode), -u drops to that uid/gid before opening, -F asks for
+ *   frequency mode (4000 Hz), -N enables the event without an AUX mapping,
+ *   -P issues n PERF_EVENT_IOC_PERIOD calls while recording.
+ *
+ *   After a TRUNCATED record the event is disabled and enabled again: the PMU
+ *   stops on real loss, and whether the core also disabled the event depends
+ *   on the kernel and, on 6.1, on the CPU.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,10 +51,14 @@ struct opts {
 	int uid;
 	int per_task;
 	int read_only;
+	int freq;
+	int no_aux;
+	unsigned int periods;
 };
 
 struct stats {
 	unsigned long long records, bytes, truncated, partial, collision, lost, gaps, enables;
+	unsigned long long after_trunc, periods;
 };
 
 static uint64_t now_ms(void)
@@ -154,6 +164,12 @@ static int parse_event(const char *ev, struct perf_event_attr *a)
 	return 0;
 }
 
+static void set_freq(struct perf_event_attr *a)
+{
+	a->freq = 1;
+	a->sample_freq = 4000;
+}
+
 /* Copy @len bytes at ring offset @off of a power-of-two ring. */
 static void ring_copy(void *dst, const unsigned char *ring, uint64_t size, uint64_t off,
 		      uint64_t len)
@@ -193,6 +209,7 @@ static void consume(struct capture *c)
 
 			memcpy(v, rec + sizeof(h), sizeof(v));
 			c->st.records++;
+			c->st.after_trunc += c->st.truncated > 0;
 			c->st.bytes += v[1];
 			c->st.truncated += !!(v[2] & PERF_AUX_FLAG_TRUNCATED);
 			c->st.partial += !!(v[2] & PERF_AUX_FLAG_PARTIAL);
@@ -240,6 +257,10 @@ static int open_event(const struct opts *o, struct perf_event_attr *a, struct ca
 	}
 	c->up = base;
 	c->data = (unsigned char *)base + pg;
+	if (o->no_aux) {
+		c->aux_size = 0;
+		return 0;
+	}
 	c->up->aux_offset = (DATA_PAGES + 1) * pg;
 	c->up->aux_size = c->aux_size;
 	c->aux = mmap(NULL, c->aux_size, PROT_READ | (o->read_only ? 0 : PROT_WRITE),
@@ -257,7 +278,8 @@ static void close_event(struct capture *c)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 
-	munmap(c->aux, c->aux_size);
+	if (c->aux_size)
+		munmap(c->aux, c->aux_size);
 	munmap(c->up, (DATA_PAGES + 1) * pg);
 	close(c->fd);
 }
@@ -277,10 +299,17 @@ static void record(const struct opts *o, struct capture *c, unsigned int ms,
 			poll(&p, 1, 2);
 		consume(c);
 		if (c->need_enable) {
-			/* the core disabled the event on TRUNCATED; go on */
+			/* the PMU stopped on TRUNCATED; the core may not have disabled it */
 			c->need_enable = 0;
 			c->st.enables++;
+			ioctl(c->fd, PERF_EVENT_IOC_DISABLE, 0);
 			ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0);
+		}
+		if (c->st.periods < o->periods) {
+			uint64_t period = 1;
+
+			if (!ioctl(c->fd, PERF_EVENT_IOC_PERIOD, &period))
+				c->st.periods++;
 		}
 	}
 	ioctl(c->fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -294,7 +323,7 @@ int main(int argc, char **argv)
 	struct capture c;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "e:C:m:t:b:s:o:n:u:TR")) != -1) {
+	while ((opt = getopt(argc, argv, "e:C:m:t:b:s:o:n:u:P:TRFN")) != -1) {
 		switch (opt) {
 		case 'e': o.event = optarg; break;
 		case 'C': o.cpu = atoi(optarg); break;
@@ -307,11 +336,16 @@ int main(int argc, char **argv)
 		case 'u': o.uid = atoi(optarg); break;
 		case 'T': o.per_task = 1; break;
 		case 'R': o.read_only = 1; break;
+		case 'F': o.freq = 1; break;
+		case 'N': o.no_aux = 1; break;
+		case 'P': o.periods = (unsigned int)strtoul(optarg, NULL, 0); break;
 		default: return 2;
 		}
 	}
 	if (!o.event || parse_event(o.event, &attr))
 		return 2;
+	if (o.freq)
+		set_freq(&attr);
 	printf("AUXCAP ATTR type=%u config=%#llx config1=%#llx config2=%#llx\n", attr.type,
 	       (unsigned long long)attr.config, (unsigned long long)attr.config1,
 	       (unsigned long long)attr.config2);
@@ -348,8 +382,9 @@ int main(int argc, char **argv)
 		fclose(c.out);
 	close_event(&c);
 	printf("AUXCAP DONE records=%llu bytes=%llu truncated=%llu partial=%llu collision=%llu "
-	       "lost=%llu gaps=%llu enables=%llu\n", c.st.records, c.st.bytes, c.st.truncated, c.st.partial, c.st.collision,
-	       c.st.lost, c.st.gaps, c.st.enables);
+	       "lost=%llu gaps=%llu enables=%llu after_trunc=%llu periods=%llu\n", c.st.records,
+	       c.st.bytes, c.st.truncated, c.st.partial, c.st.collision, c.st.lost, c.st.gaps,
+	       c.st.enables, c.st.after_trunc, c.st.periods);
 	fflush(stdout);
 	return 0;
 }
