@@ -293,7 +293,9 @@ static void record(const struct opts *o, struct capture *c, unsigned int ms,
 
 	ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0);
 	while (now_ms() < end && (!max_bytes || c->st.bytes < max_bytes)) {
-		if (o->sleep_ms)
+		if (o->no_aux)
+			usleep(100000);	/* nothing to read: add no timer interrupts */
+		else if (o->sleep_ms)
 			usleep(o->sleep_ms * 1000);
 		else
 			poll(&p, 1, 2);

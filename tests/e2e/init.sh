@@ -84,7 +84,7 @@ run always_on -e "$(ET=1 terms)" -m 16 -b 4096 -t 5000
 run defaults -e "$(DF=0 GR=0 ES=0 EM=0 RS=0 terms)" -m 16 -b 4096 -t 5000
 run downsampling_15 -e "$(DF=15 terms)" -m 16 -b 4096 -t 5000
 # PERIOD ioctls stop and start the event: no TRUNCATED from that
-run periods -e "$(terms)" -m 4 -P 50 -t 3000 -b 200000
+run periods -e "$(terms)" -m 4 -P 50 -t 2000
 # one page holds two packets
 run pages_1 -e "$(terms)" -m 1 -b 20000 -t 5000
 run freq -F -e "$(terms)"
@@ -161,7 +161,7 @@ run pt_pages_1 -e "$PT/period_us=1000/" -m 1
 run pt_pages_2 -e "$PT/period_us=1000/" -m 2
 run pt_pages_4 -e "$PT/period_us=1000/" -m 4 -b 120000 -t 20000 -o /tmp/pt_pages_4.bin
 dump pt_pages_4
-run pt_periods -e "$PT/period_us=1000/" -m 4 -P 50 -t 3000 -b 120000
+run pt_periods -e "$PT/period_us=1000/" -m 4 -P 50 -t 2000
 run pt_freq -F -e "$PT/period_us=1000/"
 # enabled without an AUX mmap: the device stays off (10 kHz timer otherwise)
 a=$(loc0); sleep 1; b=$(loc0)
