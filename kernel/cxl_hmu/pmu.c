@@ -29,6 +29,7 @@
 #include <linux/vmalloc.h>
 
 #include "../common/aux.h"
+#include "../common/hotplug.h"
 #include "../common/params.h"
 #include "backend.h"
 
@@ -41,6 +42,7 @@
 /**
  * struct cxl_hmu_pmu - one registered PMU
  * @pmu:	perf's view
+ * @hotplug:	moves the events off the CPU when it goes offline
  * @dev:	the backend's device
  * @handle:	AUX output handle of the running event (one: PMU is exclusive)
  * @event:	the started event, NULL when stopped
@@ -50,6 +52,7 @@
  */
 struct cxl_hmu_pmu {
 	struct pmu pmu;
+	struct hwt_hotplug hotplug;
 	struct cxl_hmu_dev *dev;
 	struct perf_output_handle handle;
 	struct perf_event *event;
@@ -329,7 +332,6 @@ void cxl_hmu_pmu_irq(struct cxl_hmu_dev *dev)
 	if (hmu->handle.event && dev->ops->hotlist_fill(dev))
 		cxl_hmu_update_aux(hmu, true);
 }
-EXPORT_SYMBOL_GPL(cxl_hmu_pmu_irq);
 
 static void cxl_hmu_start(struct perf_event *event, int flags)
 {
@@ -426,6 +428,11 @@ int cxl_hmu_pmu_add(struct cxl_hmu_dev *dev)
 	};
 	dev->pmu = hmu;
 	ret = perf_pmu_register(&hmu->pmu, hmu->name, -1);
+	if (!ret) {
+		ret = hwt_hotplug_add(&hmu->hotplug, "perf/cxl_hmu:online", &hmu->pmu, &dev->cpu);
+		if (ret)
+			perf_pmu_unregister(&hmu->pmu);
+	}
 	if (ret) {
 		dev->pmu = NULL;
 		kfree(hmu);
@@ -433,7 +440,6 @@ int cxl_hmu_pmu_add(struct cxl_hmu_dev *dev)
 	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(cxl_hmu_pmu_add);
 
 void cxl_hmu_pmu_remove(struct cxl_hmu_dev *dev)
 {
@@ -441,8 +447,14 @@ void cxl_hmu_pmu_remove(struct cxl_hmu_dev *dev)
 
 	if (!hmu)
 		return;
+	hwt_hotplug_remove(&hmu->hotplug);
 	perf_pmu_unregister(&hmu->pmu);
 	dev->pmu = NULL;
+	/*
+	 * Every event holds a reference on this module (pmu.module), also
+	 * while only its AUX mapping is left, so none is live when the
+	 * module's exit gets here.  A backend whose device can be unbound
+	 * must set suppress_bind_attrs or free on release instead.
+	 */
 	kfree(hmu);
 }
-EXPORT_SYMBOL_GPL(cxl_hmu_pmu_remove);

@@ -27,6 +27,7 @@
 #include <asm/unaligned.h>
 
 #include "../common/aux.h"
+#include "../common/hotplug.h"
 #include "../common/params.h"
 #include "backend.h"
 
@@ -39,6 +40,7 @@
 /**
  * struct i915_oa_pmu - one registered PMU
  * @pmu:	perf's view
+ * @hotplug:	moves the events off the CPU when it goes offline
  * @dev:	the backend's device
  * @handle:	AUX output handle of the running event (the PMU is exclusive)
  * @event:	the started event, NULL when stopped
@@ -51,6 +53,7 @@
  */
 struct i915_oa_pmu {
 	struct pmu pmu;
+	struct hwt_hotplug hotplug;
 	struct i915_oa_dev *dev;
 	struct perf_output_handle handle;
 	struct perf_event *event;
@@ -273,7 +276,6 @@ void i915_oa_pmu_poll(struct i915_oa_dev *dev)
 	perf_aux_output_end(h, written);
 	perf_aux_output_begin(h, op->event);
 }
-EXPORT_SYMBOL_GPL(i915_oa_pmu_poll);
 
 static void op_start(struct perf_event *event, int flags)
 {
@@ -378,13 +380,17 @@ int i915_oa_pmu_add(struct i915_oa_dev *dev)
 	};
 	dev->pmu = op;
 	ret = perf_pmu_register(&op->pmu, op->name, -1);
+	if (!ret) {
+		ret = hwt_hotplug_add(&op->hotplug, "perf/i915_oa:online", &op->pmu, &dev->cpu);
+		if (ret)
+			perf_pmu_unregister(&op->pmu);
+	}
 	if (ret) {
 		dev->pmu = NULL;
 		kfree(op);
 	}
 	return ret;
 }
-EXPORT_SYMBOL_GPL(i915_oa_pmu_add);
 
 void i915_oa_pmu_remove(struct i915_oa_dev *dev)
 {
@@ -392,8 +398,14 @@ void i915_oa_pmu_remove(struct i915_oa_dev *dev)
 
 	if (!op)
 		return;
+	hwt_hotplug_remove(&op->hotplug);
 	perf_pmu_unregister(&op->pmu);
 	dev->pmu = NULL;
+	/*
+	 * Every event holds a reference on this module (pmu.module), also
+	 * while only its AUX mapping is left, so none is live when the
+	 * module's exit gets here.  A backend whose device can be unbound
+	 * must set suppress_bind_attrs or free on release instead.
+	 */
 	kfree(op);
 }
-EXPORT_SYMBOL_GPL(i915_oa_pmu_remove);

@@ -27,6 +27,7 @@
 #include <asm/unaligned.h>
 
 #include "../common/aux.h"
+#include "../common/hotplug.h"
 #include "../common/params.h"
 #include "backend.h"
 
@@ -43,6 +44,7 @@ static const u8 pp_type_v6[PANTHOR_PERF_NKINDS] = { 1, PP_NO_TYPE, 2, 3, 4, 5 };
 /**
  * struct panthor_perf_pmu - one registered PMU
  * @pmu:	perf's view
+ * @hotplug:	moves the events off the CPU when it goes offline
  * @dev:	the backend's device
  * @handle:	AUX output handle of the running event (the PMU is exclusive)
  * @event:	the started event, NULL when stopped
@@ -57,6 +59,7 @@ static const u8 pp_type_v6[PANTHOR_PERF_NKINDS] = { 1, PP_NO_TYPE, 2, 3, 4, 5 };
  */
 struct panthor_perf_pmu {
 	struct pmu pmu;
+	struct hwt_hotplug hotplug;
 	struct panthor_perf_dev *dev;
 	struct perf_output_handle handle;
 	struct perf_event *event;
@@ -320,7 +323,6 @@ void panthor_perf_pmu_sample_ready(struct panthor_perf_dev *dev)
 	perf_aux_output_end(h, pp->sample_size);
 	perf_aux_output_begin(h, pp->event);
 }
-EXPORT_SYMBOL_GPL(panthor_perf_pmu_sample_ready);
 
 static void pp_start(struct perf_event *event, int flags)
 {
@@ -433,13 +435,17 @@ int panthor_perf_pmu_add(struct panthor_perf_dev *dev)
 	};
 	dev->pmu = pp;
 	ret = perf_pmu_register(&pp->pmu, pp->name, -1);
+	if (!ret) {
+		ret = hwt_hotplug_add(&pp->hotplug, "perf/panthor_perf:online", &pp->pmu, &dev->cpu);
+		if (ret)
+			perf_pmu_unregister(&pp->pmu);
+	}
 	if (ret) {
 		dev->pmu = NULL;
 		kfree(pp);
 	}
 	return ret;
 }
-EXPORT_SYMBOL_GPL(panthor_perf_pmu_add);
 
 void panthor_perf_pmu_remove(struct panthor_perf_dev *dev)
 {
@@ -447,8 +453,14 @@ void panthor_perf_pmu_remove(struct panthor_perf_dev *dev)
 
 	if (!pp)
 		return;
+	hwt_hotplug_remove(&pp->hotplug);
 	perf_pmu_unregister(&pp->pmu);
 	dev->pmu = NULL;
+	/*
+	 * Every event holds a reference on this module (pmu.module), also
+	 * while only its AUX mapping is left, so none is live when the
+	 * module's exit gets here.  A backend whose device can be unbound
+	 * must set suppress_bind_attrs or free on release instead.
+	 */
 	kfree(pp);
 }
-EXPORT_SYMBOL_GPL(panthor_perf_pmu_remove);

@@ -13,11 +13,12 @@
  * "AUXCAP ..." line for the console log.
  *
  *   aux_capture -e 'pmu/term=v,.../' [-C cpu] [-m aux_pages] [-t ms] [-b bytes]
- *		 [-s sleep_ms] [-o file] [-n cycles] [-u uid] [-P n] [-T] [-R] [-F] [-N]
+ *		 [-s sleep_ms] [-o file] [-n cycles] [-u uid] [-P n] [-T] [-R] [-F] [-N] [-V]
  *   -T opens the event per task (pid 0, cpu -1), -R maps the AUX area read-only
  *   (overwrite mode), -u drops to that uid/gid before opening, -F asks for
  *   frequency mode (4000 Hz), -N enables the event without an AUX mapping,
- *   -P issues n PERF_EVENT_IOC_PERIOD calls while recording.
+ *   -P issues n PERF_EVENT_IOC_PERIOD calls while recording, -V prints the
+ *   record count every 500 ms with the time since boot (/proc/uptime's clock).
  *
  *   After a TRUNCATED record the event is disabled and enabled again: the PMU
  *   stops on real loss, and whether the core also disabled the event depends
@@ -53,6 +54,7 @@ struct opts {
 	int read_only;
 	int freq;
 	int no_aux;
+	int ticks;
 	unsigned int periods;
 };
 
@@ -284,11 +286,19 @@ static void close_event(struct capture *c)
 	close(c->fd);
 }
 
+static double uptime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /* Record until @ms passed or @max_bytes of AUX data arrived. */
 static void record(const struct opts *o, struct capture *c, unsigned int ms,
 		   unsigned long long max_bytes)
 {
-	uint64_t end = now_ms() + ms;
+	uint64_t end = now_ms() + ms, tick = now_ms() + 500;
 	struct pollfd p = { .fd = c->fd, .events = POLLIN };
 
 	ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0);
@@ -306,6 +316,11 @@ static void record(const struct opts *o, struct capture *c, unsigned int ms,
 			c->st.enables++;
 			ioctl(c->fd, PERF_EVENT_IOC_DISABLE, 0);
 			ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0);
+		}
+		if (o->ticks && now_ms() >= tick) {
+			tick += 500;
+			printf("AUXCAP TICK up=%.2f records=%llu\n", uptime(), c->st.records);
+			fflush(stdout);
 		}
 		if (c->st.periods < o->periods) {
 			uint64_t period = 1;
@@ -325,7 +340,7 @@ int main(int argc, char **argv)
 	struct capture c;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "e:C:m:t:b:s:o:n:u:P:TRFN")) != -1) {
+	while ((opt = getopt(argc, argv, "e:C:m:t:b:s:o:n:u:P:TRFNV")) != -1) {
 		switch (opt) {
 		case 'e': o.event = optarg; break;
 		case 'C': o.cpu = atoi(optarg); break;
@@ -340,6 +355,7 @@ int main(int argc, char **argv)
 		case 'R': o.read_only = 1; break;
 		case 'F': o.freq = 1; break;
 		case 'N': o.no_aux = 1; break;
+		case 'V': o.ticks = 1; break;
 		case 'P': o.periods = (unsigned int)strtoul(optarg, NULL, 0); break;
 		default: return 2;
 		}

@@ -37,6 +37,7 @@ RUNS = {
     "normal_cpu1": (256, 1024, 12, 1024, "exact"),
     "wrap": (4, 4096, 16, 64, "prefix"),
     "overrun": (2, 1024, 12, 1024, "overrun"),
+    "hotplug": (256, 1024, 12, 1024, "hotplug"),
 }
 EINVAL, EACCES, EOPNOTSUPP, ENOMEM = 22, 13, 95, 12
 BAD = ["access_type_0", "access_type_7", "epoch_scale_0", "epoch_scale_6", "epoch_type_2",
@@ -267,6 +268,27 @@ def check_recorder(lines, blobs, text, seed, outdir):
     check_gpu.data_i915(check, hwt, files["rec_i915"], seed, 13, 10)
 
 
+def check_hotplug(lines, text):
+    """CPU 1 went offline 2 s into a capture on CPU 1 (issue 16 item 2)."""
+    m = re.search(r"HWT-HP offline rc=(\d+) up=([\d.]+) cpumask=(\S+)", text)
+    check(m is not None and m.group(1) == "0" and m.group(3) == "0",
+          "hotplug: CPU 1 offlined during the capture, cpumask follows to 0 (%s)" %
+          (m and m.group(0)))
+    if m is None:
+        return
+    t = float(m.group(2))
+    ticks = [(float(u), int(n)) for u, n in
+             re.findall(r"HWT-OUT hotplug AUXCAP TICK up=([\d.]+) records=(\d+)", text)]
+    after = [n for u, n in ticks if u > t + 0.5]
+    check(len(after) >= 2 and after[-1] > after[0],
+          "hotplug: records kept coming on the new CPU after the offline (%s)" % after)
+    r = auxcap(lines, "hotplug_new", "DONE")
+    check(r is not None and int(r["records"]) > 0,
+          "hotplug: a new open on the PMU's new CPU records (%s)" % r)
+    check(re.search(r"HWT-HP online rc=0 cpumask=0\b", text) is not None and
+          "HWT-HP rmmod rc=0" in text, "hotplug: CPU 1 back online, cpumask stays 0, rmmod")
+
+
 def main():
     log, seed, outdir = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     lines, blobs = parse_log(log)
@@ -292,6 +314,7 @@ def main():
         check(r is not None and r["periods"] == "50" and int(r["records"]) > 0 and
               r["truncated"] == "0", "%s: 50 PERF_EVENT_IOC_PERIOD during capture, "
               "no TRUNCATED (%s)" % (name, r))
+    check_hotplug(lines, text)
     for name in BAD_PARAMS:
         m = re.search(r"HWT-PARAM %s rc=(\d+)" % name, text)
         check(m is not None and m.group(1) != "0", "insmod %s refused" % name)

@@ -137,6 +137,20 @@ run normal_cpu1 -C 1 -e "$(terms)" -m 256 -b 65536 -t 20000 -o /tmp/normal_cpu1.
 dump normal_cpu1
 rmmod cxl_hmu_sim
 
+# CPU hotplug during a capture: the event moves to CPU 0 and goes on
+insmod /cxl_hmu_sim.ko seed=@SEED@ cpu=1 || echo "HWT-FAIL insmod cpu=1"
+run hotplug -V -C 1 -e "$(ES=3 EM=10 terms)" -m 256 -t 5000 -o /tmp/hotplug.bin &
+sleep 2
+echo 0 > /sys/devices/system/cpu/cpu1/online
+echo "HWT-HP offline rc=$? up=$(cut -d' ' -f1 /proc/uptime) cpumask=$(cat "$D/cpumask")"
+wait
+dump hotplug
+run hotplug_new -e "$(terms)" -m 16 -b 4096 -t 5000
+echo 1 > /sys/devices/system/cpu/cpu1/online
+echo "HWT-HP online rc=$? cpumask=$(cat "$D/cpumask")"
+rmmod cxl_hmu_sim
+echo "HWT-HP rmmod rc=$?"
+
 # --- simulated panthor perf PMU (parameters must match check.py) ---------------
 caps() {
 	for f in "$1"/format/* "$1"/caps/*; do echo "HWT-ATTR ${1##*/} ${f#$1/} $(cat "$f")"; done
