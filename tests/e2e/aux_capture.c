@@ -13,12 +13,16 @@
  * "AUXCAP ..." line for the console log.
  *
  *   aux_capture -e 'pmu/term=v,.../' [-C cpu] [-m aux_pages] [-t ms] [-b bytes]
- *		 [-s sleep_ms] [-o file] [-n cycles] [-u uid] [-P n] [-T] [-R] [-F] [-N] [-V]
+ *		 [-s sleep_ms] [-o file] [-n cycles] [-u uid] [-P n] [-D n] [-H ms] [-c n]
+ *		 [-T] [-R] [-F] [-N] [-V] [-U]
  *   -T opens the event per task (pid 0, cpu -1), -R maps the AUX area read-only
  *   (overwrite mode), -u drops to that uid/gid before opening, -F asks for
  *   frequency mode (4000 Hz), -N enables the event without an AUX mapping,
  *   -P issues n PERF_EVENT_IOC_PERIOD calls while recording, -V prints the
- *   record count every 500 ms with the time since boot (/proc/uptime's clock).
+ *   record count every 500 ms with the time since boot (/proc/uptime's clock),
+ *   -D toggles DISABLE/ENABLE n times while recording, -U unmaps the AUX area
+ *   while the event is enabled, -H keeps both mappings for ms after close(),
+ *   -c opens n events at once (no mapping) and reports how many succeeded.
  *
  *   After a TRUNCATED record the event is disabled and enabled again: the PMU
  *   stops on real loss, and whether the core also disabled the event depends
@@ -55,12 +59,16 @@ struct opts {
 	int freq;
 	int no_aux;
 	int ticks;
+	int unmap_enabled;
 	unsigned int periods;
+	unsigned int toggles;
+	unsigned int hold_ms;
+	unsigned int concurrent;
 };
 
 struct stats {
 	unsigned long long records, bytes, truncated, partial, collision, lost, gaps, enables;
-	unsigned long long after_trunc, periods;
+	unsigned long long after_trunc, periods, toggles;
 };
 
 static uint64_t now_ms(void)
@@ -276,14 +284,48 @@ static int open_event(const struct opts *o, struct perf_event_attr *a, struct ca
 	return 0;
 }
 
-static void close_event(struct capture *c)
+static void close_event(const struct opts *o, struct capture *c)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 
+	if (o->hold_ms) {
+		/* the mappings alone keep the event (and the module) alive */
+		close(c->fd);
+		printf("AUXCAP HOLD closed, mapped for %u ms\n", o->hold_ms);
+		fflush(stdout);
+		usleep(o->hold_ms * 1000);
+		c->fd = -1;
+	}
 	if (c->aux_size)
 		munmap(c->aux, c->aux_size);
 	munmap(c->up, (DATA_PAGES + 1) * pg);
-	close(c->fd);
+	if (c->fd >= 0)
+		close(c->fd);
+}
+
+/* Open @n events on the same CPU at once: an exclusive PMU takes one. */
+static int open_many(const struct opts *o, struct perf_event_attr *a)
+{
+	int *fds = calloc(o->concurrent, sizeof(*fds)), busy = 0, other = 0, ok = 0;
+	unsigned int i;
+
+	if (!fds)
+		return 1;
+	for (i = 0; i < o->concurrent; i++) {
+		fds[i] = (int)syscall(SYS_perf_event_open, a, -1, o->cpu, -1, 0);
+		if (fds[i] >= 0)
+			ok++;
+		else if (errno == EBUSY)
+			busy++;
+		else
+			other++;
+	}
+	for (i = 0; i < o->concurrent; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	printf("AUXCAP MANY n=%u opened=%d ebusy=%d other=%d\n", o->concurrent, ok, busy, other);
+	free(fds);
+	return 0;
 }
 
 static double uptime(void)
@@ -302,6 +344,14 @@ static void record(const struct opts *o, struct capture *c, unsigned int ms,
 	struct pollfd p = { .fd = c->fd, .events = POLLIN };
 
 	ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0);
+	if (o->unmap_enabled) {
+		/* the AUX area goes away under a running event */
+		usleep(ms * 500);
+		munmap(c->aux, c->aux_size);
+		c->aux_size = 0;
+		printf("AUXCAP UNMAPPED while enabled\n");
+		fflush(stdout);
+	}
 	while (now_ms() < end && (!max_bytes || c->st.bytes < max_bytes)) {
 		if (o->no_aux)
 			usleep(100000);	/* nothing to read: add no timer interrupts */
@@ -322,6 +372,11 @@ static void record(const struct opts *o, struct capture *c, unsigned int ms,
 			printf("AUXCAP TICK up=%.2f records=%llu\n", uptime(), c->st.records);
 			fflush(stdout);
 		}
+		if (c->st.toggles < o->toggles) {
+			ioctl(c->fd, PERF_EVENT_IOC_DISABLE, 0);
+			ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0);
+			c->st.toggles++;
+		}
 		if (c->st.periods < o->periods) {
 			uint64_t period = 1;
 
@@ -340,7 +395,7 @@ int main(int argc, char **argv)
 	struct capture c;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "e:C:m:t:b:s:o:n:u:P:TRFNV")) != -1) {
+	while ((opt = getopt(argc, argv, "e:C:m:t:b:s:o:n:u:P:D:H:c:TRFNVU")) != -1) {
 		switch (opt) {
 		case 'e': o.event = optarg; break;
 		case 'C': o.cpu = atoi(optarg); break;
@@ -356,6 +411,10 @@ int main(int argc, char **argv)
 		case 'F': o.freq = 1; break;
 		case 'N': o.no_aux = 1; break;
 		case 'V': o.ticks = 1; break;
+		case 'U': o.unmap_enabled = 1; break;
+		case 'D': o.toggles = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'H': o.hold_ms = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'c': o.concurrent = (unsigned int)strtoul(optarg, NULL, 0); break;
 		case 'P': o.periods = (unsigned int)strtoul(optarg, NULL, 0); break;
 		default: return 2;
 		}
@@ -371,6 +430,8 @@ int main(int argc, char **argv)
 		printf("AUXCAP SETUID errno=%d\n", errno);
 		return 1;
 	}
+	if (o.concurrent)
+		return open_many(&o, &attr);
 	if (o.cycles) {
 		unsigned int i, ok = 0;
 		unsigned long long records = 0;
@@ -381,7 +442,7 @@ int main(int argc, char **argv)
 			record(&o, &c, o.ms, 1);
 			records += c.st.records;
 			ok += c.st.records > 0;
-			close_event(&c);
+			close_event(&o, &c);
 		}
 		printf("AUXCAP CYCLES n=%u opened=%u with_data=%u records=%llu\n", o.cycles, i, ok,
 		       records);
@@ -398,11 +459,11 @@ int main(int argc, char **argv)
 	record(&o, &c, o.ms, o.max_bytes);
 	if (c.out)
 		fclose(c.out);
-	close_event(&c);
+	close_event(&o, &c);
 	printf("AUXCAP DONE records=%llu bytes=%llu truncated=%llu partial=%llu collision=%llu "
-	       "lost=%llu gaps=%llu enables=%llu after_trunc=%llu periods=%llu\n", c.st.records,
-	       c.st.bytes, c.st.truncated, c.st.partial, c.st.collision, c.st.lost, c.st.gaps,
-	       c.st.enables, c.st.after_trunc, c.st.periods);
+	       "lost=%llu gaps=%llu enables=%llu after_trunc=%llu periods=%llu toggles=%llu\n",
+	       c.st.records, c.st.bytes, c.st.truncated, c.st.partial, c.st.collision, c.st.lost,
+	       c.st.gaps, c.st.enables, c.st.after_trunc, c.st.periods, c.st.toggles);
 	fflush(stdout);
 	return 0;
 }

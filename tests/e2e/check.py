@@ -38,6 +38,7 @@ RUNS = {
     "wrap": (4, 4096, 16, 64, "prefix"),
     "overrun": (2, 1024, 12, 1024, "overrun"),
     "hotplug": (256, 1024, 12, 1024, "hotplug"),
+    "toggles": (16, 1024, 12, 1024, "toggles"),
 }
 EINVAL, EACCES, EOPNOTSUPP, ENOMEM = 22, 13, 95, 12
 BAD = ["access_type_0", "access_type_7", "epoch_scale_0", "epoch_scale_6", "epoch_type_2",
@@ -174,6 +175,10 @@ def check_run(lines, blobs, seed, name, outdir):
     if expect == "prefix":
         wraps = (recs[-1][0] + recs[-1][1]) // (pages * PAGE) if recs else 0
         check(wraps >= 2, "%s: the AUX buffer wrapped %d times" % (name, wraps))
+    if expect == "toggles":
+        check(truncated == 0 and done.get("toggles") == "50",
+              "%s: 50 DISABLE/ENABLE pairs during the capture, nothing lost or TRUNCATED"
+              % name)
     if expect == "overrun":
         # the entries wait in the hotlist: nothing is lost, so nothing is TRUNCATED
         check(truncated == 0 and len(recs) > 1,
@@ -315,6 +320,16 @@ def main():
               r["truncated"] == "0", "%s: 50 PERF_EVENT_IOC_PERIOD during capture, "
               "no TRUNCATED (%s)" % (name, r))
     check_hotplug(lines, text)
+    r = auxcap(lines, "unmap", "DONE")
+    check(r is not None and "HWT-OUT unmap AUXCAP UNMAPPED" in text,
+          "AUX munmap while the event is enabled: no oops, the capture ends (%s)" % r)
+    r = auxcap(lines, "many", "MANY")
+    check(r is not None and r["opened"] == "1" and r["ebusy"] == "99",
+          "100 opens at once on an exclusive PMU: 1 opened, 99 EBUSY (%s)" % r)
+    m = re.search(r"HWT-RMMOD-MAPPED rc=(\d+)", text)
+    check(m is not None and m.group(1) != "0" and "HWT-OUT hold AUXCAP DONE" in text,
+          "rmmod while a closed event's AUX is still mapped is refused; the holder ends "
+          "cleanly")
     for name in BAD_PARAMS:
         m = re.search(r"HWT-PARAM %s rc=(\d+)" % name, text)
         check(m is not None and m.group(1) != "0", "insmod %s refused" % name)

@@ -88,6 +88,17 @@ run periods -e "$(terms)" -m 4 -P 50 -t 2000
 # one page holds two packets
 run pages_1 -e "$(terms)" -m 1 -b 20000 -t 5000
 run freq -F -e "$(terms)"
+# DISABLE/ENABLE during a capture, AUX munmap under a running event, 100 opens
+run toggles -e "$(ES=3 EM=5 terms)" -m 16 -D 50 -t 2000 -o /tmp/toggles.bin
+dump toggles
+run unmap -U -e "$(terms)" -m 16 -t 1000
+run many -c 100 -e "$(terms)"
+# rmmod while only the mappings of a closed event are left: refused, no oops
+run hold -H 3000 -e "$(terms)" -m 16 -t 300 &
+sleep 2
+rmmod cxl_hmu_sim 2>/dev/null
+echo "HWT-RMMOD-MAPPED rc=$?"
+wait
 
 # every refusal
 run access_type_0 -e "$(AT=0 terms)"

@@ -12,7 +12,7 @@
 # Under CI=true every failure to get QEMU, the headers or the kernel image is
 # an error; elsewhere the test is skipped with the reason (exit 0).
 #
-# Environment: BUILD (default build), SEED (default 7), QEMU_TIMEOUT (s, 240).
+# Environment: BUILD (default build), SEED (default 7), QEMU_TIMEOUT (s, 400).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,7 +23,7 @@ BUILD=${BUILD:-$ROOT/build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 E2E=$BUILD/e2e
 SEED=${SEED:-7}
-QEMU_TIMEOUT=${QEMU_TIMEOUT:-240}
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-400}
 T0=$(date +%s)
 
 skip() {
