@@ -11,10 +11,12 @@
 #define HWT_KERNEL_AUX_H
 
 #include <linux/device.h>
+#include <linux/lockdep.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
@@ -130,6 +132,19 @@ static inline void *hwt_aux_reserve(struct perf_output_handle *h, unsigned long 
 	if (perf_aux_output_skip(h, to_end))
 		return HWT_AUX_FULL;
 	return buf->base;
+}
+
+/**
+ * hwt_aux_assert_context() - the context every handle operation runs in
+ * @event:	the event whose output handle is used
+ *
+ * start, stop and the device's interrupt use the one output handle of the
+ * PMU: always with IRQs off, on the event's CPU.
+ */
+static inline void hwt_aux_assert_context(const struct perf_event *event)
+{
+	lockdep_assert_irqs_disabled();
+	WARN_ON_ONCE(event->cpu != smp_processor_id());
 }
 
 #endif /* HWT_KERNEL_AUX_H */

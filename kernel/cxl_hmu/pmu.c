@@ -327,6 +327,7 @@ void cxl_hmu_pmu_irq(struct cxl_hmu_dev *dev)
 
 	if (!hmu || !hmu->event)
 		return;
+	hwt_aux_assert_context(hmu->event);
 	cxl_hmu_update_aux(hmu, true);
 	/* Room left only at the start of the buffer: one more window. */
 	if (hmu->handle.event && dev->ops->hotlist_fill(dev))
@@ -337,6 +338,7 @@ static void cxl_hmu_start(struct perf_event *event, int flags)
 {
 	struct cxl_hmu_pmu *hmu = to_hmu(event->pmu);
 
+	hwt_aux_assert_context(event);
 	/* no AUX buffer or no room: stay off, as arm_spe_pmu does */
 	if (!perf_aux_output_begin(&hmu->handle, event)) {
 		dev_dbg(hmu->pmu.dev, "start: no room in the AUX buffer\n");
@@ -352,6 +354,7 @@ static void cxl_hmu_stop(struct perf_event *event, int flags)
 {
 	struct cxl_hmu_pmu *hmu = to_hmu(event->pmu);
 
+	hwt_aux_assert_context(event);
 	if (!hmu->event)
 		return;
 	hmu->dev->ops->stop(hmu->dev);

@@ -238,6 +238,7 @@ void i915_oa_pmu_poll(struct i915_oa_dev *dev)
 
 	if (!op || !op->event)
 		return;
+	hwt_aux_assert_context(op->event);
 	h = &op->handle;
 	if (!h->event && !perf_aux_output_begin(h, op->event))
 		return;
@@ -281,6 +282,7 @@ static void op_start(struct perf_event *event, int flags)
 {
 	struct i915_oa_pmu *op = to_op(event->pmu);
 
+	hwt_aux_assert_context(event);
 	/* no AUX buffer or no room: stay off, as arm_spe_pmu does */
 	if (!perf_aux_output_begin(&op->handle, event)) {
 		dev_dbg(op->pmu.dev, "start: no room in the AUX buffer\n");
@@ -296,6 +298,7 @@ static void op_stop(struct perf_event *event, int flags)
 {
 	struct i915_oa_pmu *op = to_op(event->pmu);
 
+	hwt_aux_assert_context(event);
 	if (!op->event)
 		return;
 	op->dev->ops->stop(op->dev);

@@ -297,6 +297,7 @@ void panthor_perf_pmu_sample_ready(struct panthor_perf_dev *dev)
 
 	if (!pp || !pp->event)
 		return;
+	hwt_aux_assert_context(pp->event);
 	h = &pp->handle;
 	pp->period++;
 	if (!h->event && !perf_aux_output_begin(h, pp->event))
@@ -328,6 +329,7 @@ static void pp_start(struct perf_event *event, int flags)
 {
 	struct panthor_perf_pmu *pp = to_pp(event->pmu);
 
+	hwt_aux_assert_context(event);
 	/* no AUX buffer or no room: stay off, as arm_spe_pmu does */
 	if (!perf_aux_output_begin(&pp->handle, event)) {
 		dev_dbg(pp->pmu.dev, "start: no room in the AUX buffer\n");
@@ -343,6 +345,7 @@ static void pp_stop(struct perf_event *event, int flags)
 {
 	struct panthor_perf_pmu *pp = to_pp(event->pmu);
 
+	hwt_aux_assert_context(event);
 	if (!pp->event)
 		return;
 	pp->dev->ops->stop(pp->dev);
