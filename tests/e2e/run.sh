@@ -106,7 +106,7 @@ if [ -w /dev/kvm ] && { [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd
 fi
 echo "e2e: booting (${ACCEL[*]}), timeout ${QEMU_TIMEOUT}s"
 rc=0
-timeout "$QEMU_TIMEOUT" qemu-system-x86_64 "${ACCEL[@]}" -m 512 -smp 2 -nographic \
+timeout "$QEMU_TIMEOUT" qemu-system-x86_64 "${ACCEL[@]}" -m 512 -smp 4 -nographic \
 	-no-reboot -kernel "$VMLINUZ" -initrd "$E2E/initrd.gz" \
 	-append "console=ttyS0 panic=-1 oops=panic loglevel=4" \
 	</dev/null >"$E2E/console.log" 2>&1 || rc=$?
