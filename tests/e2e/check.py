@@ -188,7 +188,8 @@ def check_run(lines, blobs, seed, name, outdir):
 
 # panthor: name -> (aux pages, layout, expect); i915: name -> (aux pages, exponent, format, expect)
 PT_RUNS = {"pt_normal": (64, 6, "exact"), "pt_overflow": (4, 6, "overflow"),
-           "pt_v2": (64, 2, "exact"), "pt_pages_4": (4, 6, "small")}
+           "pt_v2": (64, 2, "exact"), "pt_pages_4": (4, 6, "small"),
+           "pt_hotplug": (64, 6, "exact")}
 OA_RUNS = {"oa_normal": (64, 12, 10, "exact"), "oa_c4b8": (16, 11, 7, "exact"),
            "oa_lost": (2, 10, 10, "lost"), "oa_lost_cpu1": (2, 10, 10, "lost")}
 PT_BAD = ["pt_period_0", "pt_period_99", "pt_period_big", "pt_reserved", "pt_cpu_not_in_mask"]
@@ -275,18 +276,20 @@ def check_recorder(lines, blobs, text, seed, outdir):
 
 def check_hotplug(lines, text):
     """CPU 1 went offline 2 s into a capture on CPU 1 (issue 16 item 2)."""
-    m = re.search(r"HWT-HP offline rc=(\d+) up=([\d.]+) cpumask=(\S+)", text)
-    check(m is not None and m.group(1) == "0" and m.group(3) == "0",
-          "hotplug: CPU 1 offlined during the capture, cpumask follows to 0 (%s)" %
-          (m and m.group(0)))
-    if m is None:
-        return
-    t = float(m.group(2))
-    ticks = [(float(u), int(n)) for u, n in
-             re.findall(r"HWT-OUT hotplug AUXCAP TICK up=([\d.]+) records=(\d+)", text)]
-    after = [n for u, n in ticks if u > t + 0.5]
-    check(len(after) >= 2 and after[-1] > after[0],
-          "hotplug: records kept coming on the new CPU after the offline (%s)" % after)
+    for name, tag in (("hotplug", "offline"), ("pt_hotplug", "pt_offline")):
+        m = re.search(r"HWT-HP %s rc=(\d+) up=([\d.]+) cpumask=(\S+)" % tag, text)
+        check(m is not None and m.group(1) == "0" and m.group(3) == "0",
+              "%s: CPU 1 offlined during the capture, cpumask follows to 0 (%s)" %
+              (name, m and m.group(0)))
+        if m is None:
+            return
+        t = float(m.group(2))
+        ticks = [(float(u), int(n)) for u, n in re.findall(
+            r"HWT-OUT %s AUXCAP TICK up=([\d.]+) records=(\d+)" % name, text)]
+        after = [n for u, n in ticks if u > t + 0.5]
+        check(len(after) >= 2 and after[-1] > after[0],
+              "%s: records kept coming on the new CPU after the offline (%s)" % (name, after))
+    check("HWT-HP pt_rmmod rc=0" in text, "pt_hotplug: rmmod after the capture")
     r = auxcap(lines, "hotplug_new", "DONE")
     check(r is not None and int(r["records"]) > 0,
           "hotplug: a new open on the PMU's new CPU records (%s)" % r)

@@ -204,6 +204,18 @@ run pt_v2 -e "$PT/period_us=2000/" -m 64 -b 150000 -t 20000 -o /tmp/pt_v2.bin
 dump pt_v2
 rmmod panthor_perf_sim
 echo "HWT-RMMOD-PT2 rc=$?"
+# CPU hotplug during a panthor capture on CPU 1
+insmod /panthor_perf_sim.ko seed=@SEED@ cpu=1 || echo "HWT-FAIL insmod panthor cpu=1"
+run pt_hotplug -V -C 1 -e "$PT/period_us=50000/" -m 64 -t 4000 -o /tmp/pt_hotplug.bin &
+sleep 2
+echo 0 > /sys/devices/system/cpu/cpu1/online
+echo "HWT-HP pt_offline rc=$? up=$(cut -d' ' -f1 /proc/uptime)" \
+	"cpumask=$(cat /sys/bus/event_source/devices/$PT/cpumask)"
+wait
+dump pt_hotplug
+echo 1 > /sys/devices/system/cpu/cpu1/online
+rmmod panthor_perf_sim
+echo "HWT-HP pt_rmmod rc=$?"
 
 # --- simulated i915 OA PMU ------------------------------------------------------
 insmod /i915_oa_sim.ko seed=@SEED@ dyndbg=+p || echo "HWT-FAIL insmod i915"
