@@ -10,10 +10,13 @@
 #ifndef HWT_KERNEL_AUX_H
 #define HWT_KERNEL_AUX_H
 
+#include <linux/device.h>
+#include <linux/lockdep.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
@@ -29,20 +32,37 @@ struct hwt_aux_buf {
 
 /**
  * hwt_aux_setup() - the PMU's setup_aux: vmap the pages
+ * @event:	the event the buffer is for (its PMU device names the refusal)
  * @pages:	the AUX pages
  * @nr_pages:	their number, a power of two
  * @overwrite:	overwrite mode requested (refused)
+ * @unit:	largest unit the PMU writes whole (bytes)
  *
- * Return: the buffer, or NULL (the AUX mmap then fails).
+ * The core never leaves more than size - 1 bytes free, so once a unit longer
+ * than half the buffer has been written the next one can never be placed:
+ * such buffers are refused here, as hisi_ptt refuses small ones.
+ *
+ * Return: the buffer, or NULL (the AUX mmap then fails with ENOMEM).
  */
-static inline void *hwt_aux_setup(void **pages, int nr_pages, bool overwrite)
+static inline void *hwt_aux_setup(struct perf_event *event, void **pages, int nr_pages,
+				  bool overwrite, unsigned long unit)
 {
+	struct device *dev = event->pmu->dev;
 	struct hwt_aux_buf *buf;
 	struct page **pg;
 	int i;
 
-	if (overwrite || !nr_pages || !is_power_of_2(nr_pages))
+	if (overwrite) {
+		dev_dbg(dev, "overwrite mode is not supported\n");
 		return NULL;
+	}
+	if (!nr_pages || !is_power_of_2(nr_pages))
+		return NULL;
+	if (((unsigned long)nr_pages << PAGE_SHIFT) < 2 * unit) {
+		dev_dbg(dev, "AUX buffer of %d pages cannot hold two %lu-byte units\n",
+			nr_pages, unit);
+		return NULL;
+	}
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	pg = kcalloc(nr_pages, sizeof(*pg), GFP_KERNEL);
 	if (!buf || !pg)
@@ -112,6 +132,19 @@ static inline void *hwt_aux_reserve(struct perf_output_handle *h, unsigned long 
 	if (perf_aux_output_skip(h, to_end))
 		return HWT_AUX_FULL;
 	return buf->base;
+}
+
+/**
+ * hwt_aux_assert_context() - the context every handle operation runs in
+ * @event:	the event whose output handle is used
+ *
+ * start, stop and the device's interrupt use the one output handle of the
+ * PMU: always with IRQs off, on the event's CPU.
+ */
+static inline void hwt_aux_assert_context(const struct perf_event *event)
+{
+	lockdep_assert_irqs_disabled();
+	WARN_ON_ONCE(event->cpu != smp_processor_id());
 }
 
 #endif /* HWT_KERNEL_AUX_H */

@@ -22,7 +22,7 @@
  * @epoch_scale:	1 = 100us, 2 = 1ms, 3 = 10ms, 4 = 100ms, 5 = 1s
  * @epoch_multiplier:	epoch length in @epoch_scale units
  * @randomized_downsampling: randomize the downsampling point
- * @downsampling_factor: count one access in this many (a power of two)
+ * @downsampling_log2:	count one access in 2^this many (the RFC's log2 term)
  * @hotness_threshold:	minimum count for a unit to enter the hotlist
  * @hotness_granual:	log2 of the unit size in bytes
  * @range_base:		start of the monitored DPA range, 256 MiB units
@@ -34,7 +34,7 @@ struct cxl_hmu_config {
 	u32 epoch_scale;
 	u32 epoch_multiplier;
 	u32 randomized_downsampling;
-	u32 downsampling_factor;
+	u32 downsampling_log2;
 	u32 hotness_threshold;
 	u32 hotness_granual;
 	u32 range_base;

@@ -11,9 +11,10 @@
  *	u64 hdr1 = 0xdeadbeef
  *	u64 entry[entries]	(unit_id << counter_width) | count
  *
- * A packet never straddles the end of the AUX buffer and is never empty.  When
- * the buffer is full the remaining entries stay in the hotlist and the record
- * is flagged TRUNCATED.  The device itself is behind struct cxl_hmu_ops.
+ * The header words are little-endian, like the entries.  A packet never
+ * straddles the end of the AUX buffer and is never empty.  When the buffer is
+ * full the remaining entries stay in the hotlist (nothing is lost, so nothing
+ * is flagged TRUNCATED).  The device itself is behind struct cxl_hmu_ops.
  */
 #define pr_fmt(fmt) "cxl_hmu: " fmt
 
@@ -28,6 +29,8 @@
 #include <linux/vmalloc.h>
 
 #include "../common/aux.h"
+#include "../common/hotplug.h"
+#include "../common/params.h"
 #include "backend.h"
 
 #define CXL_HMU_HDR_SIZE	16
@@ -39,20 +42,20 @@
 /**
  * struct cxl_hmu_pmu - one registered PMU
  * @pmu:	perf's view
+ * @hotplug:	moves the events off the CPU when it goes offline
  * @dev:	the backend's device
  * @handle:	AUX output handle of the running event (one: PMU is exclusive)
  * @event:	the started event, NULL when stopped
- * @full_reported: TRUNCATED already sent for the current overrun
  * @owner:	event the backend is configured for
  * @cfg:	terms of @owner
  * @name:	cxl_hmu_mem<X>.<Y>.<Z>
  */
 struct cxl_hmu_pmu {
 	struct pmu pmu;
+	struct hwt_hotplug hotplug;
 	struct cxl_hmu_dev *dev;
 	struct perf_output_handle handle;
 	struct perf_event *event;
-	bool full_reported;
 	struct perf_event *owner;
 	struct cxl_hmu_config cfg;
 	char name[48];
@@ -116,19 +119,34 @@ static const struct attribute_group *cxl_hmu_groups[] = {
 /* Epoch scale code to microseconds (CXL r3.2 CHMU config 0). */
 static const u64 cxl_hmu_scale_us[] = { 0, 100, 1000, 10000, 100000, 1000000 };
 
+/* The shortest epoch the device supports, as scale and multiplier. */
+static void cxl_hmu_min_epoch(const struct cxl_hmu_caps *caps, struct cxl_hmu_config *c)
+{
+	for (c->epoch_scale = 1; c->epoch_scale < ARRAY_SIZE(cxl_hmu_scale_us) - 1;
+	     c->epoch_scale++)
+		if (cxl_hmu_scale_us[c->epoch_scale] * 4095 >= caps->epoch_min_us)
+			break;
+	c->epoch_multiplier = DIV_ROUND_UP_ULL(caps->epoch_min_us,
+					       cxl_hmu_scale_us[c->epoch_scale]);
+}
+
 /*
- * Decode and check every term.  Each refusal says why under pr_debug, since
- * perf itself can only report "Invalid argument".
+ * Decode and check every term.  As in the RFC, 0 asks for the device's
+ * default where the RFC has one: downsampling_factor (log2) and
+ * hotness_granual the smallest supported, epoch_scale and epoch_multiplier
+ * both 0 the shortest epoch, range_size the whole device.  Each refusal says
+ * why under dev_dbg, since perf itself can only report "Invalid argument".
  */
 static int cxl_hmu_parse(const struct cxl_hmu_pmu *hmu, const struct perf_event_attr *attr,
 			 struct cxl_hmu_config *c)
 {
 	const struct cxl_hmu_caps *caps = &hmu->dev->caps;
+	struct device *dev = hmu->pmu.dev;
 	u64 maxcount = BIT_ULL(caps->counter_width) - 1;
 	u64 epoch_us;
 
 	if (attr->config & GENMASK_ULL(63, 35)) {
-		pr_debug("%s: reserved config bits 63:35 set: %#llx\n", hmu->name, attr->config);
+		dev_dbg(dev, "reserved config bits 63:35 set: %#llx\n", attr->config);
 		return -EINVAL;
 	}
 	c->epoch_type = attr->config & GENMASK_ULL(1, 0);
@@ -136,57 +154,63 @@ static int cxl_hmu_parse(const struct cxl_hmu_pmu *hmu, const struct perf_event_
 	c->epoch_scale = (attr->config >> 10) & 0xf;
 	c->epoch_multiplier = (attr->config >> 14) & 0xfff;
 	c->randomized_downsampling = (attr->config >> 26) & 1;
-	c->downsampling_factor = (attr->config >> 27) & 0xff;
+	c->downsampling_log2 = (attr->config >> 27) & 0xff;
 	c->hotness_threshold = lower_32_bits(attr->config1);
 	c->hotness_granual = upper_32_bits(attr->config1);
 	c->range_base = lower_32_bits(attr->config2);
 	c->range_size = upper_32_bits(attr->config2);
 
 	if (c->epoch_type > 1 || (c->epoch_type == 1 && !caps->always_on)) {
-		pr_debug("%s: epoch_type %u not supported\n", hmu->name, c->epoch_type);
+		dev_dbg(dev, "epoch_type %u not supported\n", c->epoch_type);
 		return -EINVAL;
 	}
 	if (c->access_type < 1 || c->access_type > 6) {
-		pr_debug("%s: access_type %u not in 1..6\n", hmu->name, c->access_type);
+		dev_dbg(dev, "access_type %u not in 1..6\n", c->access_type);
 		return -EINVAL;
 	}
 	if (c->epoch_type == 0) {
+		if (!c->epoch_scale && !c->epoch_multiplier)
+			cxl_hmu_min_epoch(caps, c);
 		if (c->epoch_scale < 1 || c->epoch_scale > 5) {
-			pr_debug("%s: epoch_scale %u not in 1..5\n", hmu->name, c->epoch_scale);
+			dev_dbg(dev, "epoch_scale %u not in 1..5\n", c->epoch_scale);
 			return -EINVAL;
 		}
 		epoch_us = cxl_hmu_scale_us[c->epoch_scale] * c->epoch_multiplier;
 		if (epoch_us < caps->epoch_min_us || epoch_us > caps->epoch_max_us) {
-			pr_debug("%s: epoch %llu us outside %llu..%llu us\n", hmu->name,
-				 epoch_us, caps->epoch_min_us, caps->epoch_max_us);
+			dev_dbg(dev, "epoch %llu us outside %llu..%llu us\n", epoch_us,
+				caps->epoch_min_us, caps->epoch_max_us);
 			return -EINVAL;
 		}
 	}
-	if (!is_power_of_2(c->downsampling_factor) ||
-	    !(caps->downsampling_mask & BIT(ilog2(c->downsampling_factor)))) {
-		pr_debug("%s: downsampling_factor %u not supported (mask %#x)\n", hmu->name,
-			 c->downsampling_factor, caps->downsampling_mask);
+	if (!c->downsampling_log2 && caps->downsampling_mask)
+		c->downsampling_log2 = __ffs(caps->downsampling_mask);
+	if (c->downsampling_log2 > 15 || !(caps->downsampling_mask & BIT(c->downsampling_log2))) {
+		dev_dbg(dev, "downsampling_factor 2^%u not supported (mask %#x)\n",
+			c->downsampling_log2, caps->downsampling_mask);
 		return -EINVAL;
 	}
 	if (c->hotness_threshold < 1 || c->hotness_threshold > maxcount) {
-		pr_debug("%s: hotness_threshold %u not in 1..%llu\n", hmu->name,
-			 c->hotness_threshold, maxcount);
+		dev_dbg(dev, "hotness_threshold %u not in 1..%llu\n", c->hotness_threshold,
+			maxcount);
 		return -EINVAL;
 	}
+	if (!c->hotness_granual && (caps->granual_mask & GENMASK_ULL(63, 8)))
+		c->hotness_granual = __ffs64(caps->granual_mask & GENMASK_ULL(63, 8));
 	if (c->hotness_granual < 8 || c->hotness_granual > 63 ||
 	    !(caps->granual_mask & BIT_ULL(c->hotness_granual))) {
-		pr_debug("%s: hotness_granual %u: unit size not supported (>= 8, mask %#llx)\n",
-			 hmu->name, c->hotness_granual, caps->granual_mask);
+		dev_dbg(dev, "hotness_granual %u: unit size not supported (>= 8, mask %#llx)\n",
+			c->hotness_granual, caps->granual_mask);
 		return -EINVAL;
 	}
+	if (!c->range_size && c->range_base < caps->range_units)
+		c->range_size = caps->range_units - c->range_base;
 	if (!c->range_size || (u64)c->range_base + c->range_size > caps->range_units) {
-		pr_debug("%s: range base %u size %u outside the device's %llu x 256 MiB\n",
-			 hmu->name, c->range_base, c->range_size, caps->range_units);
+		dev_dbg(dev, "range base %u size %u outside the device's %llu x 256 MiB\n",
+			c->range_base, c->range_size, caps->range_units);
 		return -EINVAL;
 	}
 	if (c->hotness_granual > CXL_HMU_RANGE_SHIFT + ilog2(c->range_size)) {
-		pr_debug("%s: unit 2^%u bytes larger than the range\n", hmu->name,
-			 c->hotness_granual);
+		dev_dbg(dev, "unit 2^%u bytes larger than the range\n", c->hotness_granual);
 		return -EINVAL;
 	}
 	return 0;
@@ -208,12 +232,17 @@ static int cxl_hmu_event_init(struct perf_event *event)
 	if (event->attr.type != event->pmu->type)
 		return -ENOENT;
 	if (event->attach_state & PERF_ATTACH_TASK || event->cpu < 0) {
-		pr_debug("%s: per-task mode not supported\n", hmu->name);
+		dev_dbg(hmu->pmu.dev, "per-task mode not supported\n");
 		return -EOPNOTSUPP;
 	}
 	if (event->cpu != hmu->dev->cpu) {
-		pr_debug("%s: cpu %d not in cpumask (%d)\n", hmu->name, event->cpu,
-			 hmu->dev->cpu);
+		dev_dbg(hmu->pmu.dev, "cpu %d not in cpumask (%d)\n", event->cpu,
+			hmu->dev->cpu);
+		return -EINVAL;
+	}
+	/* freq mode restarts the event every tick, and with it the epoch */
+	if (event->attr.freq) {
+		dev_dbg(hmu->pmu.dev, "frequency mode not supported\n");
 		return -EINVAL;
 	}
 	ret = cxl_hmu_parse(hmu, &event->attr, &cfg);
@@ -223,20 +252,12 @@ static int cxl_hmu_event_init(struct perf_event *event)
 	return 0;
 }
 
-/* Entries had to stay in the hotlist: say so once per overrun, not per epoch. */
-static void cxl_hmu_truncated(struct cxl_hmu_pmu *hmu)
-{
-	if (hmu->full_reported)
-		return;
-	perf_aux_output_flag(&hmu->handle, PERF_AUX_FLAG_TRUNCATED);
-	hmu->full_reported = true;
-}
-
 /*
  * Copy the hotlist into the AUX buffer, one packet per call unless the buffer
- * end splits it.  Runs with IRQs off on the event's CPU, with hmu->handle
- * active.  Returns the bytes written; sets TRUNCATED when entries had to stay
- * behind because the buffer is full.
+ * end (or the 0xffff entry limit of a header) splits it.  Runs with IRQs off
+ * on the event's CPU, with hmu->handle active.  Returns the bytes written.
+ * Entries that find no room stay in the hotlist for the next window: nothing
+ * is lost, so nothing is flagged TRUNCATED.
  */
 static unsigned long cxl_hmu_fill_aux(struct cxl_hmu_pmu *hmu)
 {
@@ -253,7 +274,7 @@ static unsigned long cxl_hmu_fill_aux(struct cxl_hmu_pmu *hmu)
 		unsigned long to_end = buf->size - off;
 		unsigned long free = h->size - written;
 		unsigned long room = min(to_end, free) & ~7UL;
-		u64 *pkt = buf->base + off;
+		__le64 *pkt = buf->base + off;
 		u32 n, got;
 
 		if (to_end < CXL_HMU_HDR_SIZE + 8 && free > to_end) {
@@ -269,23 +290,17 @@ static unsigned long cxl_hmu_fill_aux(struct cxl_hmu_pmu *hmu)
 				break;
 			continue;
 		}
-		if (room < CXL_HMU_HDR_SIZE + 8) {
-			cxl_hmu_truncated(hmu);
+		if (room < CXL_HMU_HDR_SIZE + 8)
 			break;
-		}
 		n = min_t(unsigned long, pending, (room - CXL_HMU_HDR_SIZE) / 8);
 		n = min_t(u32, n, CXL_HMU_MAX_UNITS);
-		got = ops->drain(hmu->dev, pkt + 2, n);
+		got = ops->drain(hmu->dev, (u64 *)(pkt + 2), n);
 		if (!got)
 			break;
-		pkt[0] = got | (u64)hmu->dev->caps.counter_width << 16;
-		pkt[1] = CXL_HMU_HDR1;
+		/* little-endian like the entries, whatever the CPU */
+		pkt[0] = cpu_to_le64(got | (u64)hmu->dev->caps.counter_width << 16);
+		pkt[1] = cpu_to_le64(CXL_HMU_HDR1);
 		written += CXL_HMU_HDR_SIZE + (unsigned long)got * 8;
-		hmu->full_reported = false;
-		if (got < pending && free <= to_end) {
-			cxl_hmu_truncated(hmu);
-			break;
-		}
 	}
 	return written;
 }
@@ -303,7 +318,7 @@ static void cxl_hmu_update_aux(struct cxl_hmu_pmu *hmu, bool restart)
 	if (h->event)
 		perf_aux_output_end(h, cxl_hmu_fill_aux(hmu));
 	if (restart && !perf_aux_output_begin(h, hmu->event))
-		pr_debug("%s: AUX buffer full\n", hmu->name);
+		dev_dbg(hmu->pmu.dev, "AUX buffer full\n");
 }
 
 void cxl_hmu_pmu_irq(struct cxl_hmu_dev *dev)
@@ -312,22 +327,26 @@ void cxl_hmu_pmu_irq(struct cxl_hmu_dev *dev)
 
 	if (!hmu || !hmu->event)
 		return;
+	hwt_aux_assert_context(hmu->event);
 	cxl_hmu_update_aux(hmu, true);
 	/* Room left only at the start of the buffer: one more window. */
 	if (hmu->handle.event && dev->ops->hotlist_fill(dev))
 		cxl_hmu_update_aux(hmu, true);
 }
-EXPORT_SYMBOL_GPL(cxl_hmu_pmu_irq);
 
 static void cxl_hmu_start(struct perf_event *event, int flags)
 {
 	struct cxl_hmu_pmu *hmu = to_hmu(event->pmu);
 
+	hwt_aux_assert_context(event);
+	/* no AUX buffer or no room: stay off, as arm_spe_pmu does */
+	if (!perf_aux_output_begin(&hmu->handle, event)) {
+		dev_dbg(hmu->pmu.dev, "start: no room in the AUX buffer\n");
+		event->hw.state = PERF_HES_STOPPED;
+		return;
+	}
 	event->hw.state = 0;
 	hmu->event = event;
-	hmu->full_reported = false;
-	if (!perf_aux_output_begin(&hmu->handle, event))
-		pr_debug("%s: start: AUX buffer full\n", hmu->name);
 	hmu->dev->ops->start(hmu->dev);
 }
 
@@ -335,6 +354,7 @@ static void cxl_hmu_stop(struct perf_event *event, int flags)
 {
 	struct cxl_hmu_pmu *hmu = to_hmu(event->pmu);
 
+	hwt_aux_assert_context(event);
 	if (!hmu->event)
 		return;
 	hmu->dev->ops->stop(hmu->dev);
@@ -377,11 +397,8 @@ static void cxl_hmu_read(struct perf_event *event)
 static void *cxl_hmu_setup_aux(struct perf_event *event, void **pages, int nr_pages,
 			       bool overwrite)
 {
-	struct cxl_hmu_pmu *hmu = to_hmu(event->pmu);
-
-	if (overwrite)
-		pr_debug("%s: overwrite mode is not supported\n", hmu->name);
-	return hwt_aux_setup(pages, nr_pages, overwrite);
+	/* packets are cut at the buffer end: any buffer holds two */
+	return hwt_aux_setup(event, pages, nr_pages, overwrite, CXL_HMU_HDR_SIZE + 8);
 }
 
 int cxl_hmu_pmu_add(struct cxl_hmu_dev *dev)
@@ -390,7 +407,7 @@ int cxl_hmu_pmu_add(struct cxl_hmu_dev *dev)
 	int ret;
 
 	if (!dev->ops || dev->caps.counter_width < 1 || dev->caps.counter_width > 32 ||
-	    !cpu_online(dev->cpu))
+	    !hwt_cpu_usable(dev->cpu))
 		return -EINVAL;
 	hmu = kzalloc(sizeof(*hmu), GFP_KERNEL);
 	if (!hmu)
@@ -414,6 +431,11 @@ int cxl_hmu_pmu_add(struct cxl_hmu_dev *dev)
 	};
 	dev->pmu = hmu;
 	ret = perf_pmu_register(&hmu->pmu, hmu->name, -1);
+	if (!ret) {
+		ret = hwt_hotplug_add(&hmu->hotplug, "perf/cxl_hmu:online", &hmu->pmu, &dev->cpu);
+		if (ret)
+			perf_pmu_unregister(&hmu->pmu);
+	}
 	if (ret) {
 		dev->pmu = NULL;
 		kfree(hmu);
@@ -421,7 +443,6 @@ int cxl_hmu_pmu_add(struct cxl_hmu_dev *dev)
 	}
 	return 0;
 }
-EXPORT_SYMBOL_GPL(cxl_hmu_pmu_add);
 
 void cxl_hmu_pmu_remove(struct cxl_hmu_dev *dev)
 {
@@ -429,8 +450,14 @@ void cxl_hmu_pmu_remove(struct cxl_hmu_dev *dev)
 
 	if (!hmu)
 		return;
+	hwt_hotplug_remove(&hmu->hotplug);
 	perf_pmu_unregister(&hmu->pmu);
 	dev->pmu = NULL;
+	/*
+	 * Every event holds a reference on this module (pmu.module), also
+	 * while only its AUX mapping is left, so none is live when the
+	 * module's exit gets here.  A backend whose device can be unbound
+	 * must set suppress_bind_attrs or free on release instead.
+	 */
 	kfree(hmu);
 }
-EXPORT_SYMBOL_GPL(cxl_hmu_pmu_remove);

@@ -25,6 +25,7 @@
 
 #include <sim_hmu.h>
 
+#include "../common/params.h"
 #include "backend.h"
 
 #define SIM_HOTLIST		1024		/* entries, as the QEMU CHMU model */
@@ -43,13 +44,51 @@ static int memdev;
 module_param(memdev, int, 0444);
 MODULE_PARM_DESC(memdev, "X in the PMU name cxl_hmu_memX.0.0 (default 0)");
 
+#define SIM_ALWAYS_ON_MIN_US	100
+#define SIM_ALWAYS_ON_MAX_US	(100 * USEC_PER_SEC)
+
+/* The writable parameters are range-checked on every write, not only at load. */
+static int sim_param_set(const char *val, const struct kernel_param *kp, unsigned int min,
+			 unsigned int max)
+{
+	unsigned int v;
+	int ret = kstrtouint(val, 0, &v);
+
+	if (ret)
+		return ret;
+	ret = hwt_param_check(kp->name, v, min, max);
+	if (!ret)
+		*(unsigned int *)kp->arg = v;
+	return ret;
+}
+
+static int fill_threshold_set(const char *val, const struct kernel_param *kp)
+{
+	return sim_param_set(val, kp, 1, SIM_HOTLIST);
+}
+
+static int always_on_us_set(const char *val, const struct kernel_param *kp)
+{
+	return sim_param_set(val, kp, SIM_ALWAYS_ON_MIN_US, SIM_ALWAYS_ON_MAX_US);
+}
+
+static const struct kernel_param_ops fill_threshold_ops = {
+	.set = fill_threshold_set,
+	.get = param_get_uint,
+};
+
+static const struct kernel_param_ops always_on_us_ops = {
+	.set = always_on_us_set,
+	.get = param_get_uint,
+};
+
 static unsigned int fill_threshold = 1;
-module_param(fill_threshold, uint, 0644);
+module_param_cb(fill_threshold, &fill_threshold_ops, &fill_threshold, 0644);
 MODULE_PARM_DESC(fill_threshold, "hotlist entries that raise the interrupt, 1..1024 (default 1)");
 
 static unsigned int always_on_us = 1000;
-module_param(always_on_us, uint, 0644);
-MODULE_PARM_DESC(always_on_us, "batch period when epoch_type=1, microseconds (default 1000)");
+module_param_cb(always_on_us, &always_on_us_ops, &always_on_us, 0644);
+MODULE_PARM_DESC(always_on_us, "batch period when epoch_type=1, 100..100000000 us (default 1000)");
 
 /**
  * struct chmu_sim - the simulated device
@@ -95,7 +134,7 @@ static int sim_configure(struct cxl_hmu_dev *dev, const struct cxl_hmu_config *c
 	if (cfg->epoch_type == 0)
 		us = sim_scale_us[cfg->epoch_scale] * cfg->epoch_multiplier;
 	else
-		us = max(always_on_us, 100U);
+		us = READ_ONCE(always_on_us);
 	s->period = ns_to_ktime(us * NSEC_PER_USEC);
 	return 0;
 }
@@ -152,7 +191,7 @@ static enum hrtimer_restart sim_epoch(struct hrtimer *t)
 	} else {
 		s->overflows++;
 	}
-	if (s->tail - s->head >= clamp(fill_threshold, 1U, (unsigned int)SIM_HOTLIST))
+	if (s->tail - s->head >= READ_ONCE(fill_threshold))
 		cxl_hmu_pmu_irq(&s->dev);
 	if (!s->running)
 		return HRTIMER_NORESTART;
@@ -172,6 +211,11 @@ static int __init chmu_sim_init(void)
 {
 	int ret;
 
+	ret = hwt_param_cpu(cpu);
+	if (!ret)
+		ret = hwt_param_check("memdev", memdev, 0, INT_MAX);
+	if (ret)
+		return ret;
 	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
 	if (!sim)
 		return -ENOMEM;

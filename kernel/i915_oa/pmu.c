@@ -7,9 +7,11 @@
  * carries one raw OA report; OA_REPORT_LOST (2) and OA_BUFFER_LOST (3),
  * written just before the first report after the loss, carry none.  A report
  * and the loss records before it are written together and never straddle
- * the end of the AUX buffer.  Reports that do not fit stay in the OA buffer
- * (which loses reports when it fills up) and the record is flagged
- * TRUNCATED.
+ * the end of the AUX buffer.  Reports that do not fit stay in the OA buffer.
+ * Only when that buffer has lost reports (real loss) is the record flagged
+ * TRUNCATED; the PMU then stops, as arm_spe_pmu does, until the event is
+ * enabled again: the same on every CPU and whether or not the core disables
+ * the event on TRUNCATED.
  *
  * The caps/ directory of the PMU exports the device words a recorder puts
  * into AUXTRACE_INFO priv[] (Documentation/kernel.rst).
@@ -25,6 +27,8 @@
 #include <asm/unaligned.h>
 
 #include "../common/aux.h"
+#include "../common/hotplug.h"
+#include "../common/params.h"
 #include "backend.h"
 
 #define OA_REC_SAMPLE		1
@@ -36,6 +40,7 @@
 /**
  * struct i915_oa_pmu - one registered PMU
  * @pmu:	perf's view
+ * @hotplug:	moves the events off the CPU when it goes offline
  * @dev:	the backend's device
  * @handle:	AUX output handle of the running event (the PMU is exclusive)
  * @event:	the started event, NULL when stopped
@@ -43,12 +48,12 @@
  * @report_size: bytes per report of @owner's format
  * @staged:	@report was read from the OA buffer but not written yet
  * @lost:	I915_OA_LOST_* flags preceding @report
- * @full_reported: TRUNCATED already sent for the current overrun
  * @report:	the staged report
  * @name:	i915_oa<N>
  */
 struct i915_oa_pmu {
 	struct pmu pmu;
+	struct hwt_hotplug hotplug;
 	struct i915_oa_dev *dev;
 	struct perf_output_handle handle;
 	struct perf_event *event;
@@ -56,7 +61,6 @@ struct i915_oa_pmu {
 	u32 report_size;
 	bool staged;
 	u32 lost;
-	bool full_reported;
 	u8 report[I915_OA_MAX_REPORT];
 	char name[32];
 };
@@ -137,21 +141,21 @@ static int op_parse(const struct i915_oa_pmu *op, const struct perf_event_attr *
 	const struct i915_oa_caps *caps = &op->dev->caps;
 
 	if ((attr->config & ~GENMASK_ULL(13, 0)) || attr->config1 || attr->config2) {
-		pr_debug("%s: reserved config bits set: %#llx %#llx %#llx\n", op->name,
-			 attr->config, attr->config1, attr->config2);
+		dev_dbg(op->pmu.dev, "reserved config bits set: %#llx %#llx %#llx\n",
+			attr->config, attr->config1, attr->config2);
 		return -EINVAL;
 	}
 	cfg->format = attr->config & 0xff;
 	cfg->exponent = (attr->config >> 8) & 0x3f;
 	if (cfg->format >= 16 || !(caps->formats & BIT(cfg->format)) ||
 	    !caps->report_size[cfg->format]) {
-		pr_debug("%s: oa_format %u not supported (mask %#x)\n", op->name, cfg->format,
-			 caps->formats);
+		dev_dbg(op->pmu.dev, "oa_format %u not supported (mask %#x)\n", cfg->format,
+			caps->formats);
 		return -EINVAL;
 	}
 	if (cfg->exponent < caps->min_exponent || cfg->exponent > OA_EXPONENT_MAX) {
-		pr_debug("%s: oa_exponent %u not in %u..%u\n", op->name, cfg->exponent,
-			 caps->min_exponent, OA_EXPONENT_MAX);
+		dev_dbg(op->pmu.dev, "oa_exponent %u not in %u..%u\n", cfg->exponent,
+			caps->min_exponent, OA_EXPONENT_MAX);
 		return -EINVAL;
 	}
 	return 0;
@@ -173,11 +177,16 @@ static int op_event_init(struct perf_event *event)
 	if (event->attr.type != event->pmu->type)
 		return -ENOENT;
 	if (event->attach_state & PERF_ATTACH_TASK || event->cpu < 0) {
-		pr_debug("%s: per-task mode not supported\n", op->name);
+		dev_dbg(op->pmu.dev, "per-task mode not supported\n");
 		return -EOPNOTSUPP;
 	}
 	if (event->cpu != op->dev->cpu) {
-		pr_debug("%s: cpu %d not in cpumask (%d)\n", op->name, event->cpu, op->dev->cpu);
+		dev_dbg(op->pmu.dev, "cpu %d not in cpumask (%d)\n", event->cpu, op->dev->cpu);
+		return -EINVAL;
+	}
+	/* freq mode restarts the event every tick */
+	if (event->attr.freq) {
+		dev_dbg(op->pmu.dev, "frequency mode not supported\n");
 		return -EINVAL;
 	}
 	ret = op_parse(op, &event->attr, &cfg);
@@ -211,20 +220,29 @@ static void op_write_unit(struct i915_oa_pmu *op, u8 *p)
 	memcpy(p, op->report, op->report_size);
 }
 
+/* Reports were lost: the device stays off until the event is started again. */
+static void op_halt(struct i915_oa_pmu *op)
+{
+	op->dev->ops->stop(op->dev);
+	op->event->hw.state = PERF_HES_STOPPED;
+	op->event = NULL;
+}
+
 void i915_oa_pmu_poll(struct i915_oa_dev *dev)
 {
 	struct i915_oa_pmu *op = dev->pmu;
 	struct perf_output_handle *h;
 	unsigned long written = 0, len;
-	bool reopened = false;
+	bool reopened = false, lost = false;
 	void *p;
 
 	if (!op || !op->event)
 		return;
+	hwt_aux_assert_context(op->event);
 	h = &op->handle;
 	if (!h->event && !perf_aux_output_begin(h, op->event))
-		return;		/* buffer full: the core disables the event */
-	for (;;) {
+		return;
+	while (!lost) {
 		if (!op->staged) {
 			if (!dev->ops->pending(dev))
 				break;
@@ -242,31 +260,37 @@ void i915_oa_pmu_poll(struct i915_oa_dev *dev)
 				return;
 			continue;
 		}
-		if (!p) {
-			if (!op->full_reported)
-				perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
-			op->full_reported = true;
-			break;
-		}
+		if (!p)
+			break;	/* no room: the rest waits in the OA buffer */
 		op_write_unit(op, p);
 		written += len;
 		op->staged = false;
-		op->full_reported = false;
+		lost = op->lost;
+	}
+	if (lost) {
+		/* the record ends with the loss records: it is where data is missing */
+		perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
+		perf_aux_output_end(h, written);
+		op_halt(op);
+		return;
 	}
 	perf_aux_output_end(h, written);
 	perf_aux_output_begin(h, op->event);
 }
-EXPORT_SYMBOL_GPL(i915_oa_pmu_poll);
 
 static void op_start(struct perf_event *event, int flags)
 {
 	struct i915_oa_pmu *op = to_op(event->pmu);
 
+	hwt_aux_assert_context(event);
+	/* no AUX buffer or no room: stay off, as arm_spe_pmu does */
+	if (!perf_aux_output_begin(&op->handle, event)) {
+		dev_dbg(op->pmu.dev, "start: no room in the AUX buffer\n");
+		event->hw.state = PERF_HES_STOPPED;
+		return;
+	}
 	event->hw.state = 0;
 	op->event = event;
-	op->full_reported = false;
-	if (!perf_aux_output_begin(&op->handle, event))
-		pr_debug("%s: start: AUX buffer full\n", op->name);
 	op->dev->ops->start(op->dev);
 }
 
@@ -274,6 +298,7 @@ static void op_stop(struct perf_event *event, int flags)
 {
 	struct i915_oa_pmu *op = to_op(event->pmu);
 
+	hwt_aux_assert_context(event);
 	if (!op->event)
 		return;
 	op->dev->ops->stop(op->dev);
@@ -318,10 +343,13 @@ static void op_read(struct perf_event *event)
 static void *op_setup_aux(struct perf_event *event, void **pages, int nr_pages, bool overwrite)
 {
 	struct i915_oa_pmu *op = to_op(event->pmu);
+	struct i915_oa_config cfg;
 
-	if (overwrite)
-		pr_debug("%s: overwrite mode is not supported\n", op->name);
-	return hwt_aux_setup(pages, nr_pages, overwrite);
+	/* a report with both loss records before it is the largest unit */
+	if (op_parse(op, &event->attr, &cfg))
+		return NULL;
+	return hwt_aux_setup(event, pages, nr_pages, overwrite,
+			     OA_REC_HDR * 3 + op->dev->caps.report_size[cfg.format]);
 }
 
 int i915_oa_pmu_add(struct i915_oa_dev *dev)
@@ -329,7 +357,7 @@ int i915_oa_pmu_add(struct i915_oa_dev *dev)
 	struct i915_oa_pmu *op;
 	int ret, f;
 
-	if (!dev->ops || !cpu_online(dev->cpu))
+	if (!dev->ops || !hwt_cpu_usable(dev->cpu))
 		return -EINVAL;
 	for (f = 0; f < 16; f++)
 		if (dev->caps.report_size[f] > I915_OA_MAX_REPORT)
@@ -355,13 +383,17 @@ int i915_oa_pmu_add(struct i915_oa_dev *dev)
 	};
 	dev->pmu = op;
 	ret = perf_pmu_register(&op->pmu, op->name, -1);
+	if (!ret) {
+		ret = hwt_hotplug_add(&op->hotplug, "perf/i915_oa:online", &op->pmu, &dev->cpu);
+		if (ret)
+			perf_pmu_unregister(&op->pmu);
+	}
 	if (ret) {
 		dev->pmu = NULL;
 		kfree(op);
 	}
 	return ret;
 }
-EXPORT_SYMBOL_GPL(i915_oa_pmu_add);
 
 void i915_oa_pmu_remove(struct i915_oa_dev *dev)
 {
@@ -369,8 +401,14 @@ void i915_oa_pmu_remove(struct i915_oa_dev *dev)
 
 	if (!op)
 		return;
+	hwt_hotplug_remove(&op->hotplug);
 	perf_pmu_unregister(&op->pmu);
 	dev->pmu = NULL;
+	/*
+	 * Every event holds a reference on this module (pmu.module), also
+	 * while only its AUX mapping is left, so none is live when the
+	 * module's exit gets here.  A backend whose device can be unbound
+	 * must set suppress_bind_attrs or free on release instead.
+	 */
 	kfree(op);
 }
-EXPORT_SYMBOL_GPL(i915_oa_pmu_remove);

@@ -34,6 +34,7 @@
 #include <linux/slab.h>
 #include <asm/unaligned.h>
 
+#include "../common/params.h"
 #include "backend.h"
 
 #define SIM_OA_BUF	16		/* reports */
@@ -221,6 +222,11 @@ static int __init oa_sim_init(void)
 {
 	int ret;
 
+	ret = hwt_param_cpu(cpu);
+	if (!ret)
+		ret = hwt_param_check("instance", instance, 0, INT_MAX);
+	if (ret)
+		return ret;
 	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
 	if (!sim)
 		return -ENOMEM;

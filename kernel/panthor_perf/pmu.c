@@ -8,9 +8,9 @@
  * CSHW, TILER, MEMSYS x n, SHADER x n.  The uAPI revision (RFC v2 or v6)
  * decides the block type numbers and whether CSG blocks exist.  A sample
  * never straddles the end of the AUX buffer.  When one does not fit, the
- * counters keep accumulating in the backend, the record is flagged
- * TRUNCATED, and the next sample written covers every period since the
- * last one and carries the OVERFLOW flag.
+ * counters keep accumulating in the backend and the next sample written
+ * covers every period since the last one and carries the OVERFLOW flag.
+ * Nothing is lost, so no record is ever flagged TRUNCATED.
  *
  * The caps/ directory of the PMU exports the words a recorder puts into
  * AUXTRACE_INFO priv[] (Documentation/kernel.rst).
@@ -27,6 +27,8 @@
 #include <asm/unaligned.h>
 
 #include "../common/aux.h"
+#include "../common/hotplug.h"
+#include "../common/params.h"
 #include "backend.h"
 
 #define PP_SAMPLE_HDR	56
@@ -42,6 +44,7 @@ static const u8 pp_type_v6[PANTHOR_PERF_NKINDS] = { 1, PP_NO_TYPE, 2, 3, 4, 5 };
 /**
  * struct panthor_perf_pmu - one registered PMU
  * @pmu:	perf's view
+ * @hotplug:	moves the events off the CPU when it goes offline
  * @dev:	the backend's device
  * @handle:	AUX output handle of the running event (the PMU is exclusive)
  * @event:	the started event, NULL when stopped
@@ -51,12 +54,12 @@ static const u8 pp_type_v6[PANTHOR_PERF_NKINDS] = { 1, PP_NO_TYPE, 2, 3, 4, 5 };
  * @period:	sampling periods ended since configure (user_data of a sample)
  * @last:	@period of the last sample written
  * @last_ns:	end time of the last sample written (or of configure)
- * @full_reported: TRUNCATED already sent for the current overrun
  * @counters:	one block's counters, read from the backend
  * @name:	panthor_perf<N>
  */
 struct panthor_perf_pmu {
 	struct pmu pmu;
+	struct hwt_hotplug hotplug;
 	struct panthor_perf_dev *dev;
 	struct perf_output_handle handle;
 	struct perf_event *event;
@@ -66,7 +69,6 @@ struct panthor_perf_pmu {
 	u64 period;
 	u64 last;
 	u64 last_ns;
-	bool full_reported;
 	u64 counters[PANTHOR_PERF_MAX_CPB];
 	char name[32];
 };
@@ -191,14 +193,14 @@ static int pp_parse(const struct panthor_perf_pmu *pp, const struct perf_event_a
 		    struct panthor_perf_config *cfg)
 {
 	if ((attr->config & ~GENMASK_ULL(23, 0)) || attr->config1 || attr->config2) {
-		pr_debug("%s: reserved config bits set: %#llx %#llx %#llx\n", pp->name,
-			 attr->config, attr->config1, attr->config2);
+		dev_dbg(pp->pmu.dev, "reserved config bits set: %#llx %#llx %#llx\n",
+			attr->config, attr->config1, attr->config2);
 		return -EINVAL;
 	}
 	cfg->period_us = attr->config & GENMASK_ULL(23, 0);
 	if (cfg->period_us < PP_PERIOD_MIN || cfg->period_us > PP_PERIOD_MAX) {
-		pr_debug("%s: period_us %u not in %u..%u\n", pp->name, cfg->period_us,
-			 PP_PERIOD_MIN, PP_PERIOD_MAX);
+		dev_dbg(pp->pmu.dev, "period_us %u not in %u..%u\n", cfg->period_us,
+			PP_PERIOD_MIN, PP_PERIOD_MAX);
 		return -EINVAL;
 	}
 	return 0;
@@ -220,11 +222,16 @@ static int pp_event_init(struct perf_event *event)
 	if (event->attr.type != event->pmu->type)
 		return -ENOENT;
 	if (event->attach_state & PERF_ATTACH_TASK || event->cpu < 0) {
-		pr_debug("%s: per-task mode not supported\n", pp->name);
+		dev_dbg(pp->pmu.dev, "per-task mode not supported\n");
 		return -EOPNOTSUPP;
 	}
 	if (event->cpu != pp->dev->cpu) {
-		pr_debug("%s: cpu %d not in cpumask (%d)\n", pp->name, event->cpu, pp->dev->cpu);
+		dev_dbg(pp->pmu.dev, "cpu %d not in cpumask (%d)\n", event->cpu, pp->dev->cpu);
+		return -EINVAL;
+	}
+	/* freq mode restarts the event every tick: periods would never end */
+	if (event->attr.freq) {
+		dev_dbg(pp->pmu.dev, "frequency mode not supported\n");
 		return -EINVAL;
 	}
 	ret = pp_parse(pp, &event->attr, &cfg);
@@ -290,6 +297,7 @@ void panthor_perf_pmu_sample_ready(struct panthor_perf_dev *dev)
 
 	if (!pp || !pp->event)
 		return;
+	hwt_aux_assert_context(pp->event);
 	h = &pp->handle;
 	pp->period++;
 	if (!h->event && !perf_aux_output_begin(h, pp->event))
@@ -303,30 +311,33 @@ void panthor_perf_pmu_sample_ready(struct panthor_perf_dev *dev)
 		p = hwt_aux_reserve(h, 0, pp->sample_size);
 	}
 	if (!p) {
-		/* the counters keep accumulating; the next sample says OVERFLOW */
-		if (!pp->full_reported)
-			perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
-		pp->full_reported = true;
+		/*
+		 * No room: the counters keep accumulating in the device and
+		 * the next sample says OVERFLOW.  Nothing is lost, so this is
+		 * not TRUNCATED (which would make the core disable the event).
+		 */
 		perf_aux_output_end(h, 0);
 		perf_aux_output_begin(h, pp->event);
 		return;
 	}
 	pp_write_sample(pp, p);
-	pp->full_reported = false;
 	perf_aux_output_end(h, pp->sample_size);
 	perf_aux_output_begin(h, pp->event);
 }
-EXPORT_SYMBOL_GPL(panthor_perf_pmu_sample_ready);
 
 static void pp_start(struct perf_event *event, int flags)
 {
 	struct panthor_perf_pmu *pp = to_pp(event->pmu);
 
+	hwt_aux_assert_context(event);
+	/* no AUX buffer or no room: stay off, as arm_spe_pmu does */
+	if (!perf_aux_output_begin(&pp->handle, event)) {
+		dev_dbg(pp->pmu.dev, "start: no room in the AUX buffer\n");
+		event->hw.state = PERF_HES_STOPPED;
+		return;
+	}
 	event->hw.state = 0;
 	pp->event = event;
-	pp->full_reported = false;
-	if (!perf_aux_output_begin(&pp->handle, event))
-		pr_debug("%s: start: AUX buffer full\n", pp->name);
 	pp->dev->ops->start(pp->dev);
 }
 
@@ -334,6 +345,7 @@ static void pp_stop(struct perf_event *event, int flags)
 {
 	struct panthor_perf_pmu *pp = to_pp(event->pmu);
 
+	hwt_aux_assert_context(event);
 	if (!pp->event)
 		return;
 	pp->dev->ops->stop(pp->dev);
@@ -380,9 +392,7 @@ static void *pp_setup_aux(struct perf_event *event, void **pages, int nr_pages, 
 {
 	struct panthor_perf_pmu *pp = to_pp(event->pmu);
 
-	if (overwrite)
-		pr_debug("%s: overwrite mode is not supported\n", pp->name);
-	return hwt_aux_setup(pages, nr_pages, overwrite);
+	return hwt_aux_setup(event, pages, nr_pages, overwrite, pp->sample_size);
 }
 
 int panthor_perf_pmu_add(struct panthor_perf_dev *dev)
@@ -394,7 +404,7 @@ int panthor_perf_pmu_add(struct panthor_perf_dev *dev)
 
 	if (!dev->ops || (dev->layout != 2 && dev->layout != 6) ||
 	    c->counters_per_block < PANTHOR_PERF_HDR_COUNTERS ||
-	    c->counters_per_block > PANTHOR_PERF_MAX_CPB || !cpu_online(dev->cpu))
+	    c->counters_per_block > PANTHOR_PERF_MAX_CPB || !hwt_cpu_usable(dev->cpu))
 		return -EINVAL;
 	pp = kzalloc(sizeof(*pp), GFP_KERNEL);
 	if (!pp)
@@ -428,13 +438,17 @@ int panthor_perf_pmu_add(struct panthor_perf_dev *dev)
 	};
 	dev->pmu = pp;
 	ret = perf_pmu_register(&pp->pmu, pp->name, -1);
+	if (!ret) {
+		ret = hwt_hotplug_add(&pp->hotplug, "perf/panthor_perf:online", &pp->pmu, &dev->cpu);
+		if (ret)
+			perf_pmu_unregister(&pp->pmu);
+	}
 	if (ret) {
 		dev->pmu = NULL;
 		kfree(pp);
 	}
 	return ret;
 }
-EXPORT_SYMBOL_GPL(panthor_perf_pmu_add);
 
 void panthor_perf_pmu_remove(struct panthor_perf_dev *dev)
 {
@@ -442,8 +456,14 @@ void panthor_perf_pmu_remove(struct panthor_perf_dev *dev)
 
 	if (!pp)
 		return;
+	hwt_hotplug_remove(&pp->hotplug);
 	perf_pmu_unregister(&pp->pmu);
 	dev->pmu = NULL;
+	/*
+	 * Every event holds a reference on this module (pmu.module), also
+	 * while only its AUX mapping is left, so none is live when the
+	 * module's exit gets here.  A backend whose device can be unbound
+	 * must set suppress_bind_attrs or free on release instead.
+	 */
 	kfree(pp);
 }
-EXPORT_SYMBOL_GPL(panthor_perf_pmu_remove);

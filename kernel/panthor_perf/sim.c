@@ -28,6 +28,7 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 
+#include "../common/params.h"
 #include "backend.h"
 
 static unsigned long long seed = 1;
@@ -177,6 +178,15 @@ static int __init pp_sim_init(void)
 {
 	int ret;
 
+	if (layout != 2 && layout != 6) {
+		pr_err("module parameter layout=%u is neither 2 nor 6\n", layout);
+		return -EINVAL;
+	}
+	ret = hwt_param_cpu(cpu);
+	if (!ret)
+		ret = hwt_param_check("instance", instance, 0, INT_MAX);
+	if (ret)
+		return ret;
 	sim = kzalloc(sizeof(*sim), GFP_KERNEL);
 	if (!sim)
 		return -ENOMEM;

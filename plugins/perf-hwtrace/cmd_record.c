@@ -252,8 +252,9 @@ static void print_summary(const struct rec_opts *o, const struct rec_stats *st, 
 		fprintf(stderr, "%llu bytes of the AUX area were in no PERF_RECORD_AUX (driver "
 			"padding) and were not copied\n", (unsigned long long)st->aux_gap_bytes);
 	if (st->reenabled)
-		fprintf(stderr, "the AUX area filled up %llu times (events re-enabled after "
-			"draining); a larger -m ,AUX_PAGES loses less\n",
+		fprintf(stderr, "the device lost data %llu times (TRUNCATED): each time the "
+			"PMU stopped until re-enabled, and that gap is missing; a larger "
+			"-m ,AUX_PAGES loses less\n",
 			(unsigned long long)st->reenabled);
 	if (st->bad_records)
 		fprintf(stderr, "%llu ring reads had a corrupt data_head or record size; the "

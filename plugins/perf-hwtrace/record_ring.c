@@ -131,8 +131,14 @@ static int aux_flush(struct rec_ring *r, struct hwt_writer *w, struct rec_stats 
 		__atomic_store_n(&r->up->aux_tail, r->aux_tail, __ATOMIC_RELEASE);
 	}
 	if (r->reenable) {
+		/*
+		 * After TRUNCATED the PMU is stopped; whether the core also
+		 * disabled the event depends on the kernel (6.1 did not on
+		 * CPU 0).  DISABLE first so that ENABLE starts it in any case.
+		 */
 		r->reenable = false;
-		if (!ioctl(r->fd, PERF_EVENT_IOC_ENABLE, 0))
+		if (!ioctl(r->fd, PERF_EVENT_IOC_DISABLE, 0) &&
+		    !ioctl(r->fd, PERF_EVENT_IOC_ENABLE, 0))
 			st->reenabled++;
 	}
 	return ret;

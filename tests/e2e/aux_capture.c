@@ -13,9 +13,20 @@
  * "AUXCAP ..." line for the console log.
  *
  *   aux_capture -e 'pmu/term=v,.../' [-C cpu] [-m aux_pages] [-t ms] [-b bytes]
- *		 [-s sleep_ms] [-o file] [-n cycles] [-u uid] [-T] [-R]
+ *		 [-s sleep_ms] [-o file] [-n cycles] [-u uid] [-P n] [-D n] [-H ms] [-c n]
+ *		 [-T] [-R] [-F] [-N] [-V] [-U]
  *   -T opens the event per task (pid 0, cpu -1), -R maps the AUX area read-only
- *   (overwrite mode), -u drops to that uid/gid before opening.
+ *   (overwrite mode), -u drops to that uid/gid before opening, -F asks for
+ *   frequency mode (4000 Hz), -N enables the event without an AUX mapping,
+ *   -P issues n PERF_EVENT_IOC_PERIOD calls while recording, -V prints the
+ *   record count every 500 ms with the time since boot (/proc/uptime's clock),
+ *   -D toggles DISABLE/ENABLE n times while recording, -U unmaps the AUX area
+ *   while the event is enabled, -H keeps both mappings for ms after close(),
+ *   -c opens n events at once (no mapping) and reports how many succeeded.
+ *
+ *   After a TRUNCATED record the event is disabled and enabled again: the PMU
+ *   stops on real loss, and whether the core also disabled the event depends
+ *   on the kernel and, on 6.1, on the CPU.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -45,10 +56,19 @@ struct opts {
 	int uid;
 	int per_task;
 	int read_only;
+	int freq;
+	int no_aux;
+	int ticks;
+	int unmap_enabled;
+	unsigned int periods;
+	unsigned int toggles;
+	unsigned int hold_ms;
+	unsigned int concurrent;
 };
 
 struct stats {
 	unsigned long long records, bytes, truncated, partial, collision, lost, gaps, enables;
+	unsigned long long after_trunc, periods, toggles;
 };
 
 static uint64_t now_ms(void)
@@ -154,6 +174,12 @@ static int parse_event(const char *ev, struct perf_event_attr *a)
 	return 0;
 }
 
+static void set_freq(struct perf_event_attr *a)
+{
+	a->freq = 1;
+	a->sample_freq = 4000;
+}
+
 /* Copy @len bytes at ring offset @off of a power-of-two ring. */
 static void ring_copy(void *dst, const unsigned char *ring, uint64_t size, uint64_t off,
 		      uint64_t len)
@@ -193,6 +219,7 @@ static void consume(struct capture *c)
 
 			memcpy(v, rec + sizeof(h), sizeof(v));
 			c->st.records++;
+			c->st.after_trunc += c->st.truncated > 0;
 			c->st.bytes += v[1];
 			c->st.truncated += !!(v[2] & PERF_AUX_FLAG_TRUNCATED);
 			c->st.partial += !!(v[2] & PERF_AUX_FLAG_PARTIAL);
@@ -240,6 +267,10 @@ static int open_event(const struct opts *o, struct perf_event_attr *a, struct ca
 	}
 	c->up = base;
 	c->data = (unsigned char *)base + pg;
+	if (o->no_aux) {
+		c->aux_size = 0;
+		return 0;
+	}
 	c->up->aux_offset = (DATA_PAGES + 1) * pg;
 	c->up->aux_size = c->aux_size;
 	c->aux = mmap(NULL, c->aux_size, PROT_READ | (o->read_only ? 0 : PROT_WRITE),
@@ -253,34 +284,104 @@ static int open_event(const struct opts *o, struct perf_event_attr *a, struct ca
 	return 0;
 }
 
-static void close_event(struct capture *c)
+static void close_event(const struct opts *o, struct capture *c)
 {
 	long pg = sysconf(_SC_PAGESIZE);
 
-	munmap(c->aux, c->aux_size);
+	if (o->hold_ms) {
+		/* the mappings alone keep the event (and the module) alive */
+		close(c->fd);
+		printf("AUXCAP HOLD closed, mapped for %u ms\n", o->hold_ms);
+		fflush(stdout);
+		usleep(o->hold_ms * 1000);
+		c->fd = -1;
+	}
+	if (c->aux_size)
+		munmap(c->aux, c->aux_size);
 	munmap(c->up, (DATA_PAGES + 1) * pg);
-	close(c->fd);
+	if (c->fd >= 0)
+		close(c->fd);
+}
+
+/* Open @n events on the same CPU at once: an exclusive PMU takes one. */
+static int open_many(const struct opts *o, struct perf_event_attr *a)
+{
+	int *fds = calloc(o->concurrent, sizeof(*fds)), busy = 0, other = 0, ok = 0;
+	unsigned int i;
+
+	if (!fds)
+		return 1;
+	for (i = 0; i < o->concurrent; i++) {
+		fds[i] = (int)syscall(SYS_perf_event_open, a, -1, o->cpu, -1, 0);
+		if (fds[i] >= 0)
+			ok++;
+		else if (errno == EBUSY)
+			busy++;
+		else
+			other++;
+	}
+	for (i = 0; i < o->concurrent; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	printf("AUXCAP MANY n=%u opened=%d ebusy=%d other=%d\n", o->concurrent, ok, busy, other);
+	free(fds);
+	return 0;
+}
+
+static double uptime(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* Record until @ms passed or @max_bytes of AUX data arrived. */
 static void record(const struct opts *o, struct capture *c, unsigned int ms,
 		   unsigned long long max_bytes)
 {
-	uint64_t end = now_ms() + ms;
+	uint64_t end = now_ms() + ms, tick = now_ms() + 500;
 	struct pollfd p = { .fd = c->fd, .events = POLLIN };
 
 	ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0);
+	if (o->unmap_enabled) {
+		/* the AUX area goes away under a running event */
+		usleep(ms * 500);
+		munmap(c->aux, c->aux_size);
+		c->aux_size = 0;
+		printf("AUXCAP UNMAPPED while enabled\n");
+		fflush(stdout);
+	}
 	while (now_ms() < end && (!max_bytes || c->st.bytes < max_bytes)) {
-		if (o->sleep_ms)
+		if (o->no_aux)
+			usleep(100000);	/* nothing to read: add no timer interrupts */
+		else if (o->sleep_ms)
 			usleep(o->sleep_ms * 1000);
 		else
 			poll(&p, 1, 2);
 		consume(c);
 		if (c->need_enable) {
-			/* the core disabled the event on TRUNCATED; go on */
+			/* the PMU stopped on TRUNCATED; the core may not have disabled it */
 			c->need_enable = 0;
 			c->st.enables++;
+			ioctl(c->fd, PERF_EVENT_IOC_DISABLE, 0);
 			ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0);
+		}
+		if (o->ticks && now_ms() >= tick) {
+			tick += 500;
+			printf("AUXCAP TICK up=%.2f records=%llu\n", uptime(), c->st.records);
+			fflush(stdout);
+		}
+		if (c->st.toggles < o->toggles) {
+			ioctl(c->fd, PERF_EVENT_IOC_DISABLE, 0);
+			ioctl(c->fd, PERF_EVENT_IOC_ENABLE, 0);
+			c->st.toggles++;
+		}
+		if (c->st.periods < o->periods) {
+			uint64_t period = 1;
+
+			if (!ioctl(c->fd, PERF_EVENT_IOC_PERIOD, &period))
+				c->st.periods++;
 		}
 	}
 	ioctl(c->fd, PERF_EVENT_IOC_DISABLE, 0);
@@ -294,7 +395,7 @@ int main(int argc, char **argv)
 	struct capture c;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "e:C:m:t:b:s:o:n:u:TR")) != -1) {
+	while ((opt = getopt(argc, argv, "e:C:m:t:b:s:o:n:u:P:D:H:c:TRFNVU")) != -1) {
 		switch (opt) {
 		case 'e': o.event = optarg; break;
 		case 'C': o.cpu = atoi(optarg); break;
@@ -307,11 +408,21 @@ int main(int argc, char **argv)
 		case 'u': o.uid = atoi(optarg); break;
 		case 'T': o.per_task = 1; break;
 		case 'R': o.read_only = 1; break;
+		case 'F': o.freq = 1; break;
+		case 'N': o.no_aux = 1; break;
+		case 'V': o.ticks = 1; break;
+		case 'U': o.unmap_enabled = 1; break;
+		case 'D': o.toggles = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'H': o.hold_ms = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'c': o.concurrent = (unsigned int)strtoul(optarg, NULL, 0); break;
+		case 'P': o.periods = (unsigned int)strtoul(optarg, NULL, 0); break;
 		default: return 2;
 		}
 	}
 	if (!o.event || parse_event(o.event, &attr))
 		return 2;
+	if (o.freq)
+		set_freq(&attr);
 	printf("AUXCAP ATTR type=%u config=%#llx config1=%#llx config2=%#llx\n", attr.type,
 	       (unsigned long long)attr.config, (unsigned long long)attr.config1,
 	       (unsigned long long)attr.config2);
@@ -319,6 +430,8 @@ int main(int argc, char **argv)
 		printf("AUXCAP SETUID errno=%d\n", errno);
 		return 1;
 	}
+	if (o.concurrent)
+		return open_many(&o, &attr);
 	if (o.cycles) {
 		unsigned int i, ok = 0;
 		unsigned long long records = 0;
@@ -329,7 +442,7 @@ int main(int argc, char **argv)
 			record(&o, &c, o.ms, 1);
 			records += c.st.records;
 			ok += c.st.records > 0;
-			close_event(&c);
+			close_event(&o, &c);
 		}
 		printf("AUXCAP CYCLES n=%u opened=%u with_data=%u records=%llu\n", o.cycles, i, ok,
 		       records);
@@ -346,10 +459,11 @@ int main(int argc, char **argv)
 	record(&o, &c, o.ms, o.max_bytes);
 	if (c.out)
 		fclose(c.out);
-	close_event(&c);
+	close_event(&o, &c);
 	printf("AUXCAP DONE records=%llu bytes=%llu truncated=%llu partial=%llu collision=%llu "
-	       "lost=%llu gaps=%llu enables=%llu\n", c.st.records, c.st.bytes, c.st.truncated, c.st.partial, c.st.collision,
-	       c.st.lost, c.st.gaps, c.st.enables);
+	       "lost=%llu gaps=%llu enables=%llu after_trunc=%llu periods=%llu toggles=%llu\n",
+	       c.st.records, c.st.bytes, c.st.truncated, c.st.partial, c.st.collision, c.st.lost,
+	       c.st.gaps, c.st.enables, c.st.after_trunc, c.st.periods, c.st.toggles);
 	fflush(stdout);
 	return 0;
 }

@@ -34,14 +34,21 @@ RFC_FORMAT = {
 # name -> (aux pages, hotness_threshold, hotness_granual, range_size, expect)
 RUNS = {
     "normal": (256, 1024, 12, 1024, "exact"),
+    "normal_cpu1": (256, 1024, 12, 1024, "exact"),
     "wrap": (4, 4096, 16, 64, "prefix"),
-    "overrun": (2, 1024, 12, 1024, "truncated"),
+    "overrun": (2, 1024, 12, 1024, "overrun"),
+    "hotplug": (256, 1024, 12, 1024, "hotplug"),
+    "toggles": (16, 1024, 12, 1024, "toggles"),
 }
-EINVAL, EACCES, EOPNOTSUPP = 22, 13, 95
+EINVAL, EACCES, EOPNOTSUPP, ENOMEM = 22, 13, 95, 12
 BAD = ["access_type_0", "access_type_7", "epoch_scale_0", "epoch_scale_6", "epoch_type_2",
-       "epoch_multiplier_0", "granual_7", "granual_41", "downsampling_3", "downsampling_0",
+       "epoch_multiplier_0", "granual_7", "granual_41", "downsampling_16", "downsampling_255",
        "threshold_0", "threshold_65536", "range_size_0", "range_beyond", "reserved_bits",
-       "cpu_not_in_mask"]
+       "cpu_not_in_mask", "freq", "pt_freq", "oa_freq"]
+# module loads that must fail (issue: cpu=-1 oopsed)
+BAD_PARAMS = ["hmu_cpu_neg", "hmu_cpu_nr", "hmu_cpu_big", "hmu_memdev_neg", "hmu_fill_0",
+              "hmu_fill_1025", "hmu_always_on_99", "pt_cpu_neg", "pt_layout_3",
+              "pt_instance_neg", "oa_cpu_neg", "oa_cpu_nr", "hmu_cpu_offline"]
 
 failures = []
 
@@ -168,17 +175,23 @@ def check_run(lines, blobs, seed, name, outdir):
     if expect == "prefix":
         wraps = (recs[-1][0] + recs[-1][1]) // (pages * PAGE) if recs else 0
         check(wraps >= 2, "%s: the AUX buffer wrapped %d times" % (name, wraps))
-    if expect == "truncated":
-        check(truncated > 0 and int(done["enables"]) > 0,
-              "%s: buffer overrun flagged TRUNCATED (%d records) and recording resumed"
-              % (name, truncated))
+    if expect == "toggles":
+        check(truncated == 0 and done.get("toggles") == "50",
+              "%s: 50 DISABLE/ENABLE pairs during the capture, nothing lost or TRUNCATED"
+              % name)
+    if expect == "overrun":
+        # the entries wait in the hotlist: nothing is lost, so nothing is TRUNCATED
+        check(truncated == 0 and len(recs) > 1,
+              "%s: slow reader: %d records, no TRUNCATED (%d)" %
+              (name, len(recs), truncated))
 
 
 # panthor: name -> (aux pages, layout, expect); i915: name -> (aux pages, exponent, format, expect)
 PT_RUNS = {"pt_normal": (64, 6, "exact"), "pt_overflow": (4, 6, "overflow"),
-           "pt_v2": (64, 2, "exact")}
+           "pt_v2": (64, 2, "exact"), "pt_pages_4": (4, 6, "small"),
+           "pt_hotplug": (64, 6, "exact")}
 OA_RUNS = {"oa_normal": (64, 12, 10, "exact"), "oa_c4b8": (16, 11, 7, "exact"),
-           "oa_lost": (2, 10, 10, "lost")}
+           "oa_lost": (2, 10, 10, "lost"), "oa_lost_cpu1": (2, 10, 10, "lost")}
 PT_BAD = ["pt_period_0", "pt_period_99", "pt_period_big", "pt_reserved", "pt_cpu_not_in_mask"]
 OA_BAD = ["oa_format_0", "oa_format_9", "oa_exponent_9", "oa_exponent_32", "oa_reserved"]
 
@@ -210,6 +223,12 @@ def check_gpus(lines, blobs, text, seed, outdir):
         if check_blob(lines, blobs, name, outdir):
             check_gpu.i915_raw(check, name, records(blobs[name]), pages * PAGE, seed, exp,
                                fmt, expect)
+    for name in ("oa_lost", "oa_lost_cpu1"):
+        # TRUNCATED stops the PMU on any CPU; DISABLE+ENABLE starts it again
+        r = auxcap(lines, name, "DONE") or {}
+        check(int(r.get("truncated", 0)) > 0 and int(r.get("enables", 0)) > 0 and
+              int(r.get("after_trunc", 0)) > 0, "%s: real loss flagged TRUNCATED, the reader "
+              "re-enabled and recording went on (%s)" % (name, r))
     for b in PT_BAD + OA_BAD:
         r = auxcap(lines, b, "OPEN")
         check(r is not None and int(r["errno"]) == EINVAL, "bad term %s refused with EINVAL" % b)
@@ -255,6 +274,29 @@ def check_recorder(lines, blobs, text, seed, outdir):
     check_gpu.data_i915(check, hwt, files["rec_i915"], seed, 13, 10)
 
 
+def check_hotplug(lines, text):
+    """CPU 1 went offline 2 s into a capture on CPU 1 (issue 16 item 2)."""
+    for name, tag in (("hotplug", "offline"), ("pt_hotplug", "pt_offline")):
+        m = re.search(r"HWT-HP %s rc=(\d+) up=([\d.]+) cpumask=(\S+)" % tag, text)
+        check(m is not None and m.group(1) == "0" and m.group(3) == "0",
+              "%s: CPU 1 offlined during the capture, cpumask follows to 0 (%s)" %
+              (name, m and m.group(0)))
+        if m is None:
+            return
+        t = float(m.group(2))
+        ticks = [(float(u), int(n)) for u, n in re.findall(
+            r"HWT-OUT %s AUXCAP TICK up=([\d.]+) records=(\d+)" % name, text)]
+        after = [n for u, n in ticks if u > t + 0.5]
+        check(len(after) >= 2 and after[-1] > after[0],
+              "%s: records kept coming on the new CPU after the offline (%s)" % (name, after))
+    check("HWT-HP pt_rmmod rc=0" in text, "pt_hotplug: rmmod after the capture")
+    r = auxcap(lines, "hotplug_new", "DONE")
+    check(r is not None and int(r["records"]) > 0,
+          "hotplug: a new open on the PMU's new CPU records (%s)" % r)
+    check(re.search(r"HWT-HP online rc=0 cpumask=0\b", text) is not None and
+          "HWT-HP rmmod rc=0" in text, "hotplug: CPU 1 back online, cpumask stays 0, rmmod")
+
+
 def main():
     log, seed, outdir = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     lines, blobs = parse_log(log)
@@ -269,6 +311,49 @@ def main():
         check_run(lines, blobs, seed, name, outdir)
     ao = auxcap(lines, "always_on", "DONE")
     check(ao is not None and int(ao["records"]) > 0, "epoch_type=1 (always on) records data")
+    for name, what in (("defaults", "terms 0 take the RFC defaults and record"),
+                       ("downsampling_15", "downsampling_factor 15 (log2: 32768) records"),
+                       ("pages_1", "a 1-page AUX buffer records whole packets")):
+        r = auxcap(lines, name, "DONE")
+        check(r is not None and int(r["records"]) > 0 and int(r["truncated"]) == 0,
+              "%s: %s (%s)" % (name, what, r))
+    for name in ("periods", "pt_periods"):
+        r = auxcap(lines, name, "DONE")
+        check(r is not None and r["periods"] == "50" and int(r["records"]) > 0 and
+              r["truncated"] == "0", "%s: 50 PERF_EVENT_IOC_PERIOD during capture, "
+              "no TRUNCATED (%s)" % (name, r))
+    check_hotplug(lines, text)
+    r = auxcap(lines, "unmap", "DONE")
+    check(r is not None and "HWT-OUT unmap AUXCAP UNMAPPED" in text,
+          "AUX munmap while the event is enabled: no oops, the capture ends (%s)" % r)
+    r = auxcap(lines, "many", "MANY")
+    check(r is not None and r["opened"] == "1" and r["ebusy"] == "99",
+          "100 opens at once on an exclusive PMU: 1 opened, 99 EBUSY (%s)" % r)
+    m = re.search(r"HWT-RMMOD-MAPPED rc=(\d+)", text)
+    check(m is not None and m.group(1) != "0" and "HWT-OUT hold AUXCAP DONE" in text,
+          "rmmod while a closed event's AUX is still mapped is refused; the holder ends "
+          "cleanly")
+    for name in BAD_PARAMS:
+        m = re.search(r"HWT-PARAM %s rc=(\d+)" % name, text)
+        check(m is not None and m.group(1) != "0", "insmod %s refused" % name)
+    m = re.search(r"HWT-PARAM hmu_edges rc=(\d+) cpumask=(\S+)", text)
+    check(m is not None and m.group(1) == "0" and m.group(2) == "1",
+          "insmod cpu=1 fill_threshold=1024 always_on_us=100000000 loads, cpumask 1")
+    m = re.search(r"HWT-PARAM hmu_write_fill_0 rc=(\d+) value=(\S+)", text)
+    check(m is not None and m.group(1) != "0" and m.group(2) == "1024",
+          "writing fill_threshold=0 at run time is refused, the value stays")
+    for name in ("pt_pages_1", "pt_pages_2"):
+        r = auxcap(lines, name, "AUXMMAP")
+        check(r is not None and int(r["errno"]) == ENOMEM,
+              "%s: AUX buffer that cannot hold two samples refused (%s)" % (name, r))
+    loc = dict((k, int(v)) for k, v in re.findall(r"HWT-LOC (\w+) (-?\d+)", text))
+    check(len(loc) == 3 and loc["noaux"] < loc["idle"] + 500 and
+          loc["withaux"] > loc["noaux"] + 1000,
+          "enabled without an AUX mmap the device stays off: LOC interrupts on CPU 0 in 1 s "
+          "idle %s, no AUX %s, with AUX %s" % (loc.get("idle"), loc.get("noaux"),
+                                                loc.get("withaux")))
+    r = auxcap(lines, "pt_noaux", "DONE")
+    check(r is not None and r["records"] == "0", "pt_noaux: no AUX record without a mapping")
     for b in BAD:
         r = auxcap(lines, b, "OPEN")
         check(r is not None and int(r["errno"]) == EINVAL, "bad term %s refused with EINVAL" % b)
@@ -289,7 +374,9 @@ def main():
     for reason in ("period_us 99 not in 100..1000000", "oa_format 9 not supported",
                    "oa_exponent 9 not in 10..31",
                    "access_type 0 not in 1..6", "per-task mode not supported",
-                   "overwrite mode is not supported", "hotness_granual 7"):
+                   "overwrite mode is not supported", "hotness_granual 7",
+                   "frequency mode not supported", "cannot hold two 5952-byte units",
+                   "module parameter cpu=-1 is not an online CPU"):
         check(any(reason in ln for ln in dmesg), "pr_debug reason logged: %s" % reason)
     bad = [ln for ln in lines if re.search(r"BUG|WARNING|Oops|Call Trace|HWT-FAIL|Kernel panic",
                                            ln)]

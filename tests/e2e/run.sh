@@ -12,7 +12,7 @@
 # Under CI=true every failure to get QEMU, the headers or the kernel image is
 # an error; elsewhere the test is skipped with the reason (exit 0).
 #
-# Environment: BUILD (default build), SEED (default 7), QEMU_TIMEOUT (s, 240).
+# Environment: BUILD (default build), SEED (default 7), QEMU_TIMEOUT (s, 400).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -23,7 +23,7 @@ BUILD=${BUILD:-$ROOT/build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 E2E=$BUILD/e2e
 SEED=${SEED:-7}
-QEMU_TIMEOUT=${QEMU_TIMEOUT:-240}
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-400}
 T0=$(date +%s)
 
 skip() {
@@ -106,7 +106,7 @@ if [ -w /dev/kvm ] && { [ -d /sys/module/kvm_intel ] || [ -d /sys/module/kvm_amd
 fi
 echo "e2e: booting (${ACCEL[*]}), timeout ${QEMU_TIMEOUT}s"
 rc=0
-timeout "$QEMU_TIMEOUT" qemu-system-x86_64 "${ACCEL[@]}" -m 512 -smp 2 -nographic \
+timeout "$QEMU_TIMEOUT" qemu-system-x86_64 "${ACCEL[@]}" -m 512 -smp 4 -nographic \
 	-no-reboot -kernel "$VMLINUZ" -initrd "$E2E/initrd.gz" \
 	-append "console=ttyS0 panic=-1 oops=panic loglevel=4" \
 	</dev/null >"$E2E/console.log" 2>&1 || rc=$?
