@@ -224,9 +224,10 @@ static void *oa_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 
 	for (uint32_t i = 0; i < ctx->npriv && i < HWT_I915_OA_NPRIV; i++)
 		p[i] = ctx->priv[i];
-	if (ctx->npriv <= HWT_I915_OA_PRIV_FORMAT || p[HWT_I915_OA_PRIV_LAYOUT] != 1) {
+	if (ctx->npriv <= HWT_I915_OA_PRIV_FORMAT || p[HWT_I915_OA_PRIV_LAYOUT] < 1 ||
+	    p[HWT_I915_OA_PRIV_LAYOUT] > 2) {
 		hwt_diag__error(diag, 0, "PERF_RECORD_AUXTRACE_INFO",
-				"i915-oa: %u priv words, layout version %llu (want >= 5 and 1)",
+				"i915-oa: %u priv words, layout version %llu (want >= 5 and 1 or 2)",
 				ctx->npriv, (unsigned long long)p[HWT_I915_OA_PRIV_LAYOUT]);
 		return NULL;
 	}
