@@ -5,8 +5,10 @@
  *
  * The model: free-running counters started near their wraps (ticks and the
  * timestamp 32-bit, the first 40-bit A counter near 2^40), a context switch
- * from 0x10 to 0x20 a third of the way, one OA_REPORT_LOST at the middle and
- * one OA_BUFFER_LOST at five sixths.  Every AUXTRACE chunk holds whole records.
+ * from 0x10 to 0x20 a third of the way and back at two thirds, one
+ * OA_REPORT_LOST at the middle and one OA_BUFFER_LOST at five sixths (--lost 0:
+ * none; --switch-back 0: one timeline per context, which i915-perf-reader's
+ * totals need to be per context).  Every AUXTRACE chunk holds whole records.
  * Counters are placed with the format table; the layouts themselves are
  * tested against hand-made reports in tests/unit/test_i915_oa.c.
  *
@@ -172,7 +174,7 @@ static int i915_write(struct hwt_synth_run *run)
 	uint32_t nbits[3] = { 0 }, rs, n, ctx = 0x10;
 	uint8_t *buf;
 	size_t len = 0;
-	uint64_t aux_off = 0;
+	uint64_t aux_off = 0, lost, back;
 	int err = 0, inchunk = 0;
 	bool broken = true;
 
@@ -184,7 +186,9 @@ static int i915_write(struct hwt_synth_run *run)
 		return hwt_synth_run__error(run, "i915-oa: bad --gen '%s' (e.g. 9, 12, 12.5)",
 					    gen);
 	m.fmt = hwt_i915_oa_format__find(id, m.gen);
-	if (hwt_synth_run__u64(run, "devid", 0, 0, 0xffff, &m.devid) ||
+	if (hwt_synth_run__u64(run, "lost", 1, 0, 1, &lost) ||
+	    hwt_synth_run__u64(run, "switch-back", 1, 0, 1, &back) ||
+	    hwt_synth_run__u64(run, "devid", 0, 0, 0xffff, &m.devid) ||
 	    hwt_synth_run__u64(run, "ts-freq", 0, 1, UINT64_MAX, &m.ts_freq))
 		return -1;
 	uuid = hwt_synth_run__opt(run, "uuid", "");
@@ -232,7 +236,7 @@ static int i915_write(struct hwt_synth_run *run)
 		uint64_t dts = 19200 * (1 + rnd(&m, 3)), dticks = 500000 + rnd(&m, 1000000);
 		uint32_t reason = 1;
 
-		if (r == n / 2 || r == 5 * n / 6) {
+		if (lost && (r == n / 2 || r == 5 * n / 6)) {
 			bool b = r != n / 2;
 
 			memcpy(buf + len, &(uint32_t){ b ? 3 : 2 }, 4);
@@ -241,7 +245,7 @@ static int i915_write(struct hwt_synth_run *run)
 			hwt_synth_run__printf(run, "lost %s\n", b ? "buffer_lost" : "report_lost");
 			broken |= b;
 		}
-		if (r == n / 3 || r == 2 * n / 3) {
+		if (r == n / 3 || (back && r == 2 * n / 3)) {
 			ctx = ctx == 0x10 ? 0x20 : 0x10;
 			reason = I915_OA_REASON_CTX_SWITCH;
 		}
@@ -290,5 +294,6 @@ static int i915_write(struct hwt_synth_run *run)
 const struct hwt_synth hwt_i915_oa_synth = {
 	.write = i915_write,
 	.help = "i915 OA stream in AUX; --oa-format NAME (A32u40_A4u32_B8_C8), --gen N, "
-		"--devid ID, --ts-freq HZ, --uuid UUID (metric set)",
+		"--devid ID, --ts-freq HZ, --uuid UUID (metric set), --lost 0|1 (1), "
+		"--switch-back 0|1 (1)",
 };

@@ -40,6 +40,63 @@ every_set() {
 	every_set A45_B8_C8
 }
 
+# report --metrics --json output $2 equals i915-perf-reader -c all output $1,
+# every context and every metric, to the reader's digits
+same_as_reader() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import json, re, sys
+igt, cur = {}, None
+for l in open(sys.argv[1]):
+    m = re.match(r'hw_id=0x([0-9a-f]+)', l)
+    if m:
+        cur = igt.setdefault('0x' + m.group(1), {})
+    elif l.startswith('   ') and cur is not None:
+        k, v = l.strip().split(': ')
+        cur[k] = v
+ours = {g['ctx']: g for g in map(json.loads, filter(lambda l: l.startswith('{'), open(sys.argv[2])))}
+assert sorted(ours) == sorted(igt) and igt, (sorted(ours), sorted(igt))
+n = 0
+for ctx, vals in igt.items():
+    assert ours[ctx]['metric_set'] == sys.argv[3], ours[ctx]['metric_set']
+    assert sorted(ours[ctx]['metrics']) == sorted(vals)
+    for k, v in vals.items():
+        got = ours[ctx]['metrics'][k]
+        assert ('%f' % got == v) if '.' in v else got == int(v), (ctx, k, v, got)
+        n += 1
+print(n, 'values equal')
+PY
+}
+
+@test "perf.data (AUXTRACE_INFO layout 2): report --metrics equals the reader on the same reports" {
+	# synth's perf.data carries the device and metric set uuid; its AUX payload,
+	# wrapped as an IGT file with the platform's DEVICE_INFO and TOPOLOGY, goes
+	# to i915-perf-reader: byte for byte the same OA reports on both sides
+	local spec fmt gen key devid freq uuid
+	for spec in A32u40_A4u32_B8_C8:12:A32u40_A4u32_B8_C8 \
+		    A32u40_A4u32_B8_C8:9:SKL_A32u40_A4u32_B8_C8 A45_B8_C8:7.5:A45_B8_C8; do
+		IFS=: read -r fmt gen key <<< "$spec"
+		read -r devid freq uuid < <(python3 - "$FIX" "$key" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from gen_igt import PLATFORMS
+p = PLATFORMS[sys.argv[2]]
+print(p[2], p[4], p[6])
+PY
+)
+		"$HWTRACE" synth --type i915-oa --oa-format "$fmt" --gen "$gen" --devid "$devid" \
+			--ts-freq "$freq" --uuid "$uuid" --lost 0 --switch-back 0 --size 64K \
+			-o "$T/s.data"
+		python3 "$BATS_TEST_DIRNAME/lib/perfdata.py" payloads "$T/s.data" "$T/s.raw"
+		$GEN --format "$key" --body "$T/s.raw" -o "$T/s.igt" > /dev/null
+		"$READER" -c all "$T/s.igt" > "$T/igt.txt"
+		"$HWTRACE" report --metrics --json -i "$T/s.data" > "$T/ours.json"
+		run same_as_reader "$T/igt.txt" "$T/ours.json" RenderBasic
+		echo "$key: $output"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *" values equal" ]]
+	done
+}
+
 @test "--metric-set NAME replaces the recording's set: values as the reader's on that set" {
 	# same counters, two recordings: one says ComputeBasic, one RenderBasic
 	$GEN --reports 9 --no-lost --one-timeline --metric-set ComputeBasic -o "$T/cb.igt" > /dev/null
