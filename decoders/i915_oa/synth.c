@@ -117,14 +117,20 @@ static uint64_t mask_of(uint8_t bits)
 	return bits == 64 ? ~0ull : (1ull << bits) - 1;
 }
 
-static int write_chunk(struct hwt_writer *w, const uint8_t *buf, size_t n, uint64_t *off)
+/*
+ * One AUX drain, a PERF_RECORD_AUX at @cpu_ns (the model's CPU time of its
+ * last report) plus a DRAIN_LATENCY_NS, as the kernel drains after writing
+ */
+#define CPU_T0_NS		1000000000ull
+#define DRAIN_LATENCY_NS	100000ull
+
+static int write_chunk(struct hwt_synth_run *run, const uint8_t *buf, size_t n, uint64_t *off,
+		       uint64_t cpu_ns)
 {
-	struct hwt_auxtrace at = { .header.type = HWT_REC_AUXTRACE,
-				   .header.size = sizeof(at), .offset = *off, .cpu = 0,
-				   .tid = (uint32_t)-1 };
+	int err = hwt_synth_run__drain(run, 1, cpu_ns + DRAIN_LATENCY_NS, *off, buf, n);
 
 	*off += n;
-	return hwt_writer__write_auxtrace(w, &at, buf, n);
+	return err;
 }
 
 /* The model's stream, as the keys of the AUXTRACE_INFO encoder (auxinfo.c). */
@@ -174,7 +180,7 @@ static int i915_write(struct hwt_synth_run *run)
 	uint32_t nbits[3] = { 0 }, rs, n, ctx = 0x10;
 	uint8_t *buf;
 	size_t len = 0;
-	uint64_t aux_off = 0, lost, back;
+	uint64_t aux_off = 0, lost, back, cpu_ns = CPU_T0_NS;
 	int err = 0, inchunk = 0;
 	bool broken = true;
 
@@ -250,6 +256,7 @@ static int i915_write(struct hwt_synth_run *run)
 			reason = I915_OA_REASON_CTX_SWITCH;
 		}
 		if (r) {
+			cpu_ns += dts * 1000000000ull / (m.ts_freq ? m.ts_freq : 19200000);
 			m.ts = (m.ts + dts) & 0xffffffffull;
 			m.ticks = (m.ticks + dticks) & 0xffffffffull;
 			for (uint32_t i = 0; i < nbits[0]; i++)
@@ -279,13 +286,15 @@ static int i915_write(struct hwt_synth_run *run)
 		}
 		broken = false;
 		if (++inchunk == RECS_PER_CHUNK - 1) {
-			err |= write_chunk(w, buf, len, &aux_off);
+			err |= write_chunk(run, buf, len, &aux_off, cpu_ns);
 			len = 0;
 			inchunk = 0;
 		}
 	}
 	if (len && !err)
-		err |= write_chunk(w, buf, len, &aux_off);
+		err |= write_chunk(run, buf, len, &aux_off, cpu_ns);
+	if (!err)
+		err |= hwt_synth_run__drains_end(run);
 	if (err)
 		return hwt_synth_run__error(run, "i915-oa: write failed");
 	return 0;

@@ -257,3 +257,43 @@ assert txt[0] == '%d.%06d' % (times[0] // 10**9, times[0] % 10**9 // 1000), (txt
 PY
 	done
 }
+
+@test "CPU time in perf.data: from the AUX record times; inject makes it stock perf's sample time" {
+	# expected, from the file's bytes alone: each PERF_RECORD_AUX's time is
+	# that of its drain's last report, earlier reports step back by their GPU
+	# timestamp difference at the timestamp frequency, never below the last
+	"$HWTRACE" synth --type i915-oa --seed 5 --size 128K --ts-freq 12000000 -o "$T/oa.data"
+	"$HWTRACE" inject -i "$T/oa.data" -o "$T/oa.inj" 2> /dev/null
+	"$HWTRACE" script --json -i "$T/oa.data" > "$T/ours.json" 2> /dev/null
+	perf script -i "$T/oa.inj" -F time,event 2> /dev/null > "$T/perf.txt"
+	python3 - "$T" <<'PY'
+import json, struct, sys
+d = sys.argv[1]
+data = open(d + '/oa.data', 'rb').read()
+off, size = struct.unpack_from('<QQ', data, 40)
+end, want, drain, last = off + size, [], None, 0
+while off < end:
+    typ, _, sz = struct.unpack_from('<IHH', data, off)
+    if typ == 11:                   # PERF_RECORD_AUX: aux fields, pid, tid, then time
+        drain = struct.unpack_from('<Q', data, off + 8 + 24 + 8)[0]
+    extra = struct.unpack_from('<Q', data, off + 8)[0] if typ == 71 else 0
+    if typ == 71:
+        p, q, ts = off + sz, off + sz + extra, []
+        while p + 8 <= q:
+            rt, rs = struct.unpack_from('<I2xH', data, p)
+            if rt == 1:
+                ts.append(struct.unpack_from('<I', data, p + 8 + 4)[0])
+            p += rs
+        for t in ts:
+            c = max(drain - ((ts[-1] - t) & 0xffffffff) * 10**9 // 12000000, last)
+            want.append(c)
+            last = c
+    off += sz + extra
+ours = [json.loads(l)['time'] for l in open(d + '/ours.json') if '"i915_oa_report"' in l]
+assert len(want) > 100 and ours == want, (len(want), ours[:3], want[:3])
+perf = [l.split()[0].rstrip(':') for l in open(d + '/perf.txt') if 'i915_oa_report' in l]
+assert perf == ['%d.%06d' % (w // 10**9, w % 10**9 // 1000) for w in want], perf[:3]
+assert all(float(t) > 0 for t in perf) and perf == sorted(perf, key=float)
+print(len(perf), 'reports,', perf[0], '..', perf[-1])
+PY
+}
