@@ -49,13 +49,15 @@ static const char *const lost_kinds[] = { "report_lost", "buffer_lost" };
 
 static const struct hwt_field lost_fields[] = {
 	HWT_FIELD_ENUM(struct hwt_i915_oa_lost, kind, HWT_FT_U32, lost_kinds),
+	/* so that perf, which orders samples by time, keeps it after that report */
+	HWT_FIELD_OPT(struct hwt_i915_oa_lost, time, HWT_FT_U64, HWT_FH_DEC, has_time),
 };
 
 const struct hwt_record_type hwt_rt_i915_oa_lost = {
 	.name = "i915_oa_lost",
 	.id = 3002,
 	.fields = lost_fields,
-	.nfields = 1,
+	.nfields = 2,
 	.dump_fmt = ". OA {kind}",
 	.kind = HWT_RK_DATA,
 };
@@ -139,6 +141,7 @@ struct oa_state {
 	uint64_t corr_seen;		/* file offset past the last point taken */
 	/* perf.data: the AUX drain time and the last report it covers (aux_time()) */
 	uint64_t time, anchor_time, anchor_ts, last_cpu;
+	uint64_t last_report_time;	/* CPU time of the last report, 0: none */
 	bool anchor_valid;
 	char metric_set[256];
 	char uuid[40];
@@ -449,6 +452,7 @@ static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t o
 		.da = s->d.da, .db = s->d.db, .dc = s->d.dc,
 	};
 	r.has_time = cpu_time(s, v->ts, &r.time) || aux_time(s, v->ts, &r.time);
+	s->last_report_time = r.has_time ? r.time : 0;
 	hwt_emit__record(s->emit, &hwt_rt_i915_oa_report, &r, off);
 }
 
@@ -540,6 +544,8 @@ static void on_record(void *ctx, uint32_t type, const uint8_t *body, size_t n, u
 					"record of %zu bytes, want 8", n + 8);
 		diag->bytes.skipped += n;
 		l.kind = type == I915_PERF_RECORD_OA_BUFFER_LOST;
+		l.time = s->last_report_time;
+		l.has_time = l.time != 0;
 		if (l.kind)
 			s->st.buffer_lost++;
 		else

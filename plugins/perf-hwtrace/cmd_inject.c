@@ -38,8 +38,6 @@ struct inject {
 	struct inject_pt pt;		/* the input's events and records */
 	struct hwt_tp_events events;	/* our tracepoint events and their sample ids */
 	struct hwt_where at;		/* of the AUXTRACE being decoded */
-	const struct hwt_record_type *time_type;	/* the last type looked at ... */
-	const struct hwt_field *time_field;		/* ... and its "time", or NULL */
 	uint64_t samples, passed, dropped, too_big;
 	int werr;
 	uint8_t rec[65536];
@@ -239,27 +237,6 @@ static void on_chunk(void *ctx, const struct hwt_stream *s, const struct hwt_chu
 	hwt_where__update(&in->at, c);
 }
 
-/*
- * A record's own CPU time (a U64 field "time", e.g. an i915 OA report's from
- * its correlation) is its sample time, so that perf orders it among the CPU's
- * samples; else the time of the AUXTRACE it came from.
- */
-static uint64_t record_time(struct inject *in, const struct hwt_record *rec)
-{
-	const struct hwt_record_type *t = rec->type;
-
-	if (t != in->time_type) {
-		in->time_type = t;
-		in->time_field = NULL;
-		for (uint32_t i = 0; i < t->nfields; i++)
-			if (t->fields[i].type == HWT_FT_U64 && !strcmp(t->fields[i].name, "time"))
-				in->time_field = &t->fields[i];
-	}
-	if (in->time_field && hwt_field__present(in->time_field, rec->data))
-		return hwt_field__u64(in->time_field, rec->data, 0);
-	return in->at.time;
-}
-
 static void on_record(void *ctx, const struct hwt_record *rec)
 {
 	struct inject *in = ctx;
@@ -273,7 +250,7 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 	id = hwt_tp_events__id(&in->events, rec->type);
 	if (!id)
 		return;		/* framing / summary records are not events */
-	n = hwt_tp__sample(rec, id, record_time(in, rec), in->at.cpu < 0 ? 0 : (uint32_t)in->at.cpu,
+	n = hwt_tp__sample(rec, id, in->at.time, in->at.cpu < 0 ? 0 : (uint32_t)in->at.cpu,
 			   in->at.tid, in->rec, sizeof(in->rec));
 	if (!n) {
 		if (!in->too_big++)

@@ -57,6 +57,8 @@ struct hwt_i915_oa_report {
 /* A lost record (record type "i915_oa_lost"); kind 0 report_lost, 1 buffer_lost. */
 struct hwt_i915_oa_lost {
 	uint32_t kind;
+	bool has_time;
+	uint64_t time;		/* the CPU time of the report before it, if known */
 };
 
 /* Per-context totals (record type "i915_oa_context", report only). */
