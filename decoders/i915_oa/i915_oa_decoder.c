@@ -49,6 +49,7 @@ static const char *const lost_kinds[] = { "report_lost", "buffer_lost" };
 
 static const struct hwt_field lost_fields[] = {
 	HWT_FIELD_ENUM(struct hwt_i915_oa_lost, kind, HWT_FT_U32, lost_kinds),
+	/* so that perf, which orders samples by time, keeps it after that report */
 	HWT_FIELD_OPT(struct hwt_i915_oa_lost, time, HWT_FT_U64, HWT_FH_DEC, has_time),
 };
 
@@ -138,8 +139,10 @@ struct oa_state {
 	uint32_t ncorr, corr_cap;
 	uint32_t corr_cur;		/* bracket of the last report's time */
 	uint64_t corr_seen;		/* file offset past the last point taken */
-	bool has_last_time;		/* the CPU time of the last report, for ... */
-	uint64_t last_time;		/* ... the lost records after it (time order) */
+	/* perf.data: the AUX drain time and the last report it covers (aux_time()) */
+	uint64_t time, anchor_time, anchor_ts, last_cpu;
+	uint64_t last_report_time;	/* CPU time of the last report, 0: none */
+	bool anchor_valid;
 	char metric_set[256];
 	char uuid[40];
 	struct hwt_i915_oa_device dev;
@@ -227,9 +230,10 @@ static void *oa_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 
 	for (uint32_t i = 0; i < ctx->npriv && i < HWT_I915_OA_NPRIV; i++)
 		p[i] = ctx->priv[i];
-	if (ctx->npriv <= HWT_I915_OA_PRIV_FORMAT || p[HWT_I915_OA_PRIV_LAYOUT] != 1) {
+	if (ctx->npriv <= HWT_I915_OA_PRIV_FORMAT || p[HWT_I915_OA_PRIV_LAYOUT] < 1 ||
+	    p[HWT_I915_OA_PRIV_LAYOUT] > 2) {
 		hwt_diag__error(diag, 0, "PERF_RECORD_AUXTRACE_INFO",
-				"i915-oa: %u priv words, layout version %llu (want >= 5 and 1)",
+				"i915-oa: %u priv words, layout version %llu (want >= 5 and 1 or 2)",
 				ctx->npriv, (unsigned long long)p[HWT_I915_OA_PRIV_LAYOUT]);
 		return NULL;
 	}
@@ -317,6 +321,8 @@ static void add_corr(struct oa_state *s, const uint8_t *body, uint64_t off)
  */
 static void look_ahead(struct oa_state *s, const uint8_t *p, size_t n, uint64_t off)
 {
+	const uint8_t *last = NULL;
+
 	for (size_t pos = 0; pos + 8 <= n;) {
 		uint32_t type;
 		uint16_t pad, size;
@@ -328,7 +334,17 @@ static void look_ahead(struct oa_state *s, const uint8_t *p, size_t n, uint64_t 
 			return;
 		if (type == IGT_PERF_RECORD_CORRELATION && size == 24)
 			add_corr(s, p + pos + 8, off + pos + 8);
+		if (type == I915_PERF_RECORD_SAMPLE && s->fmt && size >= 8 + s->fmt->size)
+			last = p + pos + 8;
 		pos += size;
+	}
+	if (last && s->st.source == 2 && s->time) {
+		struct hwt_i915_oa_values v;
+
+		hwt_i915_oa__decode_header(s->fmt, s->gen, last, &v);
+		s->anchor_ts = v.ts;
+		s->anchor_time = s->time;
+		s->anchor_valid = true;
 	}
 }
 
@@ -361,6 +377,29 @@ static bool cpu_time(struct oa_state *s, uint64_t ts, uint64_t *cpu)
 		}
 	}
 	return hwt_igt__gpu_to_cpu(s->corr, s->ncorr, ts, mask, sh, cpu);
+}
+
+/*
+ * perf.data has no correlation points, but each AUX drain has a CPU time (its
+ * PERF_RECORD_AUX) taken after the kernel wrote the drain's last report: that
+ * report is put at the drain time and each earlier one the GPU timestamp
+ * difference before it, converted at the timestamp frequency.  The drain's
+ * latency makes these times late by up to one drain period; they are kept
+ * non-decreasing across drains (a later drain with less latency would
+ * otherwise step back).
+ */
+static bool aux_time(struct oa_state *s, uint64_t ts, uint64_t *cpu)
+{
+	uint64_t back;
+
+	if (!s->anchor_valid || !s->ts_freq)
+		return false;
+	back = hwt_i915_oa__ticks_to_ns((s->anchor_ts - ts) & ts_mask(s), s->ts_freq);
+	*cpu = back < s->anchor_time ? s->anchor_time - back : 0;
+	if (*cpu < s->last_cpu)
+		*cpu = s->last_cpu;
+	s->last_cpu = *cpu;
+	return true;
 }
 
 static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t off)
@@ -412,9 +451,8 @@ static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t o
 		.has_delta = s->d.valid, .dts = s->d.dts, .dticks = s->d.dticks,
 		.da = s->d.da, .db = s->d.db, .dc = s->d.dc,
 	};
-	r.has_time = cpu_time(s, v->ts, &r.time);
-	s->has_last_time = r.has_time;
-	s->last_time = r.time;
+	r.has_time = cpu_time(s, v->ts, &r.time) || aux_time(s, v->ts, &r.time);
+	s->last_report_time = r.has_time ? r.time : 0;
 	hwt_emit__record(s->emit, &hwt_rt_i915_oa_report, &r, off);
 }
 
@@ -506,9 +544,8 @@ static void on_record(void *ctx, uint32_t type, const uint8_t *body, size_t n, u
 					"record of %zu bytes, want 8", n + 8);
 		diag->bytes.skipped += n;
 		l.kind = type == I915_PERF_RECORD_OA_BUFFER_LOST;
-		/* stock perf orders injected samples by time: keep lost records in place */
-		l.has_time = s->has_last_time;
-		l.time = s->last_time;
+		l.time = s->last_report_time;
+		l.has_time = l.time != 0;
 		if (l.kind)
 			s->st.buffer_lost++;
 		else
@@ -560,6 +597,7 @@ static size_t oa_decode(void *state, const struct hwt_chunk *chunk, const struct
 
 	s->emit = emit;
 	s->diag = emit->diag;
+	s->time = chunk->time;
 	look_ahead(s, chunk->data, chunk->size, chunk->file_offset);
 	return hwt_i915_stream__walk(chunk->data, chunk->size, chunk->file_offset, chunk->last,
 				     &w, emit->diag);

@@ -38,6 +38,7 @@ struct met {
 	const char *want;		/* --metric-set, or NULL: the recording's */
 	struct hwt_i915_oa_device dev;	/* perf.data: from AUXTRACE_INFO */
 	char set_name[256];
+	uint64_t topo[HWT_I915_OA_TOPO_MAX / 8];	/* perf.data's topology */
 	bool have_dev, failed;
 	bool groups_only;	/* report: no per-report values */
 	struct igt_perf *perf;
@@ -52,6 +53,26 @@ struct met {
 	struct ctx_sum *ctxs;
 	uint32_t nctxs, cap;
 };
+
+/*
+ * perf.data, layout 2: the device words of AUXTRACE_INFO (design.rst 4.3);
+ * the uuid names the metric set (an IGT file's DEVICE_INFO replaces them)
+ */
+static void device_words(struct met *m, const uint64_t *priv)
+{
+	uint64_t tsize = priv[HWT_I915_OA_PRIV_TOPO_SIZE];
+
+	m->dev.revision = (uint32_t)priv[HWT_I915_OA_PRIV_REVISION];
+	m->dev.gt_min = priv[HWT_I915_OA_PRIV_GT_MIN];
+	m->dev.gt_max = priv[HWT_I915_OA_PRIV_GT_MAX];
+	memcpy(m->set_name, &priv[HWT_I915_OA_PRIV_UUID], HWT_I915_OA_UUID_LEN);
+	m->set_name[HWT_I915_OA_UUID_LEN] = 0;
+	if (tsize && tsize <= HWT_I915_OA_TOPO_MAX) {
+		memcpy(m->topo, &priv[HWT_I915_OA_PRIV_TOPO], tsize);
+		m->dev.topology = m->topo;
+		m->dev.topology_size = (uint32_t)tsize;
+	}
+}
 
 static void *met_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 {
@@ -73,6 +94,9 @@ static void *met_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 		m->dev.gen = (uint32_t)ctx->priv[HWT_I915_OA_PRIV_GEN];
 		m->dev.ts_freq = ctx->priv[HWT_I915_OA_PRIV_TS_FREQ];
 	}
+	if (!ctx->raw && ctx->npriv >= HWT_I915_OA_NPRIV_V2 &&
+	    ctx->priv[HWT_I915_OA_PRIV_LAYOUT] == 2)
+		device_words(m, ctx->priv);
 	return m;
 }
 
@@ -89,8 +113,8 @@ static bool start(struct met *m)
 	const struct igt_metric_set *s;
 
 	if (!m->dev.topology) {
-		/* the equations read the EU topology; perf.data does not carry it */
-		fail(m, "no device topology (IGT TOPOLOGY record) in the input", "");
+		/* the equations read the EU topology: IGT TOPOLOGY, perf.data layout 2 */
+		fail(m, "no EU topology in the input (IGT TOPOLOGY record, AUXTRACE_INFO layout 2)", "");
 		return false;
 	}
 	m->perf = hwt_i915_perf__for_devinfo(m->dev.devid, m->dev.revision, m->dev.ts_freq,

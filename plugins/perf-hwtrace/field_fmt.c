@@ -451,7 +451,7 @@ void field_fmt__metric_value(struct out *o, const struct hwt_metrics *m, uint32_
 	else if (isnan(val) || isinf(val))
 		out__puts(o, st == FS_JSON ? "null" : "-");
 	else
-		out__printf(o, "%.15g", val == 0 ? 0.0 : val);	/* no "-0" */
+		out__double(o, val == 0 ? 0.0 : val);	/* no "-0" */
 }
 
 /*

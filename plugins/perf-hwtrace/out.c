@@ -376,6 +376,122 @@ void out__s64(struct out *o, int64_t v)
 	}
 }
 
+/*
+ * Metric values are doubles printed as "%.15g", and snprintf's exact
+ * big-number conversion was most of `script --metrics --json`.  %.15g prints
+ * plain digits when the decimal exponent X of the value rounded to 15 digits
+ * is in [-4, 14]; those 15 digits are round(|v| * 10^(14 - X)).  With
+ * |v| = m * 2^q (m < 2^53) and 14 - X <= 19 (10^19 < 2^64), m * 10^(14 - X)
+ * fits 128 bits, so the product, its integer part and the rest against one
+ * half are exact, and ties go to even as in glibc's default rounding mode.
+ * Exponent notation, NaN, infinities and subnormals go to snprintf.
+ */
+static const uint64_t pow10_u64[20] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+	100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+	1000000000000ull, 10000000000000ull, 100000000000000ull,
+	1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+	1000000000000000000ull, 10000000000000000000ull,
+};
+
+/*
+ * floor(m * 10^k * 2^q) and where the dropped rest lies: 0 none, 1 below a
+ * half, 2 a half, 3 above; the caller keeps the result below 10^16.
+ */
+static uint64_t scale_exact(uint64_t m, int q, unsigned k, int *rest)
+{
+	unsigned __int128 x = (unsigned __int128)m * pow10_u64[k], ip, fr, half;
+
+	if (q >= 0) {
+		*rest = 0;
+		return (uint64_t)(x << q);
+	}
+	ip = x >> -q;
+	fr = x - (ip << -q);
+	half = (unsigned __int128)1 << (-q - 1);
+	*rest = !fr ? 0 : fr < half ? 1 : fr == half ? 2 : 3;
+	return (uint64_t)ip;
+}
+
+/* the digits of "%.15g" of @v into @p, or 0 if they need snprintf; returns the length */
+static int fmt_g15(char *p, double v)
+{
+	uint64_t bits, m, n;
+	int be, q, e, rest, len = 0, nd;
+	char d[32];
+
+	memcpy(&bits, &v, 8);
+	be = (int)(bits >> 52 & 0x7ff);
+	/* 2^-15 < 10^-4 rounded down, 2^50 > 10^15: outside is never plain */
+	if (be < 1023 - 15 || be >= 1023 + 50)
+		return 0;
+	if (bits >> 63)
+		p[len++] = '-';
+	m = (bits & ((1ull << 52) - 1)) | 1ull << 52;
+	q = be - 1075;
+	/* an integer below 10^15 prints as one */
+	if (q >= 0 || (q > -53 && !(m & ((1ull << -q) - 1)))) {
+		n = q >= 0 ? m << q : m >> -q;
+		if (n < pow10_u64[15])
+			return (int)(fmt_u64(p + len, n) - p);
+	}
+	/*
+	 * e = floor(log10(2^(be - 1023))) is X or X - 1; then the e that puts
+	 * floor(|v| * 10^(14 - e)) in [10^14, 10^15)
+	 */
+	e = ((be - 1023) * 78913) >> 18;
+	if (e < -5)
+		e = -5;
+	for (;;) {
+		n = scale_exact(m, q, 14 - e, &rest);
+		if (n >= pow10_u64[15] && e < 14)
+			e++;
+		else if (n < pow10_u64[14] && e > -5)
+			e--;
+		else
+			break;
+	}
+	if (n < pow10_u64[14] || n >= pow10_u64[15])
+		return 0;
+	n += rest == 3 || (rest == 2 && (n & 1));
+	if (n == pow10_u64[15]) {
+		n = pow10_u64[14];
+		e++;
+	}
+	if (e < -4 || e > 14)
+		return 0;
+	fmt_u64(d, n);			/* 15 digits */
+	for (nd = 15; d[nd - 1] == '0'; nd--)
+		;
+	if (e >= 0) {
+		memcpy(p + len, d, e + 1);
+		len += e + 1;
+		if (nd > e + 1) {
+			p[len++] = '.';
+			memcpy(p + len, d + e + 1, nd - e - 1);
+			len += nd - e - 1;
+		}
+	} else {
+		p[len++] = '0';
+		p[len++] = '.';
+		for (int i = 0; i < -e - 1; i++)
+			p[len++] = '0';
+		memcpy(p + len, d, nd);
+		len += nd;
+	}
+	return len;
+}
+
+void out__double(struct out *o, double v)
+{
+	char *p = room(o, 48);
+	int n = fmt_g15(p, v);
+
+	if (!n)
+		n = snprintf(p, 48, "%.15g", v);
+	o->len += n;
+}
+
 /* "000102...feff": two hex digits per byte value, built once */
 static const char *hex_pairs(void)
 {

@@ -57,6 +57,11 @@ void out__u64(struct out *o, uint64_t v);
 void out__s64(struct out *o, int64_t v);
 /* @n decimals separated by @sep */
 void out__u64_list(struct out *o, const uint64_t *v, uint32_t n, char sep);
+/*
+ * printf's "%.15g" of @v, byte for byte (default rounding mode), without
+ * printf for the values that print in plain digits
+ */
+void out__double(struct out *o, double v);
 /* lower-case hex without 0x; @width zero-pads (0: none) */
 void out__hex(struct out *o, uint64_t v, unsigned width);
 /* a JSON string literal with quotes and escapes */

@@ -40,6 +40,63 @@ every_set() {
 	every_set A45_B8_C8
 }
 
+# report --metrics --json output $2 equals i915-perf-reader -c all output $1,
+# every context and every metric, to the reader's digits
+same_as_reader() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import json, re, sys
+igt, cur = {}, None
+for l in open(sys.argv[1]):
+    m = re.match(r'hw_id=0x([0-9a-f]+)', l)
+    if m:
+        cur = igt.setdefault('0x' + m.group(1), {})
+    elif l.startswith('   ') and cur is not None:
+        k, v = l.strip().split(': ')
+        cur[k] = v
+ours = {g['ctx']: g for g in map(json.loads, filter(lambda l: l.startswith('{'), open(sys.argv[2])))}
+assert sorted(ours) == sorted(igt) and igt, (sorted(ours), sorted(igt))
+n = 0
+for ctx, vals in igt.items():
+    assert ours[ctx]['metric_set'] == sys.argv[3], ours[ctx]['metric_set']
+    assert sorted(ours[ctx]['metrics']) == sorted(vals)
+    for k, v in vals.items():
+        got = ours[ctx]['metrics'][k]
+        assert ('%f' % got == v) if '.' in v else got == int(v), (ctx, k, v, got)
+        n += 1
+print(n, 'values equal')
+PY
+}
+
+@test "perf.data (AUXTRACE_INFO layout 2): report --metrics equals the reader on the same reports" {
+	# synth's perf.data carries the device and metric set uuid; its AUX payload,
+	# wrapped as an IGT file with the platform's DEVICE_INFO and TOPOLOGY, goes
+	# to i915-perf-reader: byte for byte the same OA reports on both sides
+	local spec fmt gen key devid freq uuid
+	for spec in A32u40_A4u32_B8_C8:12:A32u40_A4u32_B8_C8 \
+		    A32u40_A4u32_B8_C8:9:SKL_A32u40_A4u32_B8_C8 A45_B8_C8:7.5:A45_B8_C8; do
+		IFS=: read -r fmt gen key <<< "$spec"
+		read -r devid freq uuid < <(python3 - "$FIX" "$key" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from gen_igt import PLATFORMS
+p = PLATFORMS[sys.argv[2]]
+print(p[2], p[4], p[6])
+PY
+)
+		"$HWTRACE" synth --type i915-oa --oa-format "$fmt" --gen "$gen" --devid "$devid" \
+			--ts-freq "$freq" --uuid "$uuid" --lost 0 --switch-back 0 --size 64K \
+			-o "$T/s.data"
+		python3 "$BATS_TEST_DIRNAME/lib/perfdata.py" payloads "$T/s.data" "$T/s.raw"
+		$GEN --format "$key" --body "$T/s.raw" -o "$T/s.igt" > /dev/null
+		"$READER" -c all "$T/s.igt" > "$T/igt.txt"
+		"$HWTRACE" report --metrics --json -i "$T/s.data" > "$T/ours.json"
+		run same_as_reader "$T/igt.txt" "$T/ours.json" RenderBasic
+		echo "$key: $output"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *" values equal" ]]
+	done
+}
+
 @test "--metric-set NAME replaces the recording's set: values as the reader's on that set" {
 	# same counters, two recordings: one says ComputeBasic, one RenderBasic
 	$GEN --reports 9 --no-lost --one-timeline --metric-set ComputeBasic -o "$T/cb.igt" > /dev/null
@@ -199,4 +256,44 @@ txt = [l.split('time=')[1].strip() for l in open(d + '/ours.txt') if 'time=' in 
 assert txt[0] == '%d.%06d' % (times[0] // 10**9, times[0] % 10**9 // 1000), (txt[0], times[0])
 PY
 	done
+}
+
+@test "CPU time in perf.data: from the AUX record times; inject makes it stock perf's sample time" {
+	# expected, from the file's bytes alone: each PERF_RECORD_AUX's time is
+	# that of its drain's last report, earlier reports step back by their GPU
+	# timestamp difference at the timestamp frequency, never below the last
+	"$HWTRACE" synth --type i915-oa --seed 5 --size 128K --ts-freq 12000000 -o "$T/oa.data"
+	"$HWTRACE" inject -i "$T/oa.data" -o "$T/oa.inj" 2> /dev/null
+	"$HWTRACE" script --json -i "$T/oa.data" > "$T/ours.json" 2> /dev/null
+	perf script -i "$T/oa.inj" -F time,event 2> /dev/null > "$T/perf.txt"
+	python3 - "$T" <<'PY'
+import json, struct, sys
+d = sys.argv[1]
+data = open(d + '/oa.data', 'rb').read()
+off, size = struct.unpack_from('<QQ', data, 40)
+end, want, drain, last = off + size, [], None, 0
+while off < end:
+    typ, _, sz = struct.unpack_from('<IHH', data, off)
+    if typ == 11:                   # PERF_RECORD_AUX: aux fields, pid, tid, then time
+        drain = struct.unpack_from('<Q', data, off + 8 + 24 + 8)[0]
+    extra = struct.unpack_from('<Q', data, off + 8)[0] if typ == 71 else 0
+    if typ == 71:
+        p, q, ts = off + sz, off + sz + extra, []
+        while p + 8 <= q:
+            rt, rs = struct.unpack_from('<I2xH', data, p)
+            if rt == 1:
+                ts.append(struct.unpack_from('<I', data, p + 8 + 4)[0])
+            p += rs
+        for t in ts:
+            c = max(drain - ((ts[-1] - t) & 0xffffffff) * 10**9 // 12000000, last)
+            want.append(c)
+            last = c
+    off += sz + extra
+ours = [json.loads(l)['time'] for l in open(d + '/ours.json') if '"i915_oa_report"' in l]
+assert len(want) > 100 and ours == want, (len(want), ours[:3], want[:3])
+perf = [l.split()[0].rstrip(':') for l in open(d + '/perf.txt') if 'i915_oa_report' in l]
+assert perf == ['%d.%06d' % (w // 10**9, w % 10**9 // 1000) for w in want], perf[:3]
+assert all(float(t) > 0 for t in perf) and perf == sorted(perf, key=float)
+print(len(perf), 'reports,', perf[0], '..', perf[-1])
+PY
 }

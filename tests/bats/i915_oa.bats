@@ -174,10 +174,13 @@ ours = [json.loads(l) for l in open(d + '/ours.json') if l.startswith('{')]
 ours = [r for r in ours if r['type'] in ('i915_oa_report', 'i915_oa_lost')]
 man = [l.split() for l in open(d + '/man.txt')]
 assert len(ours) == len(man), (len(ours), len(man))
+prev = None
 for o, m in zip(ours, man):
     if m[0] == 'lost':
-        assert o == {'type': 'i915_oa_lost', 'kind': m[1]}, (o, m)
+        # its time is the report's before it (perf keeps it there)
+        assert o == {'type': 'i915_oa_lost', 'kind': m[1], 'time': prev['time']}, (o, m)
         continue
+    prev = o
     kv = dict(x.split('=') for x in m[2:])
     assert o['ts'] == int(kv['ts']) and o['ctx'] == hex(int(kv['ctx'])), (o, m)
     assert o['ticks'] == int(kv['ticks']) and o['a'][0] == int(kv['a0']), (o, m)

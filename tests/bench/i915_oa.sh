@@ -65,6 +65,12 @@ printf 'i915-oa: per report: ours script --json %.3fs vs i915-perf-reader -r -c 
 t_om=$(secs "$HWTRACE" report --metrics -i "$TMP/igt.rec")
 t_osm=$(secs "$HWTRACE" script --metrics --json -i "$TMP/igt.rec")
 met() { [ "$(echo "$1 >= $2" | bc -l)" = 1 ] && echo met || echo "NOT met"; }
+# a run that does nothing: the start-up (exec, dynamic linking of every
+# library the tool links) that each timing above includes
+t_start=$(secs "$HWTRACE" --version)
+t_rstart=$(secs "$READER" --help)
+printf 'i915-oa: start-up alone: perf-hwtrace --version %.3fs, i915-perf-reader --help %.3fs\n' \
+	"$t_start" "$t_rstart"
 r1=$(echo "$t_rt / $t_om" | bc -l)
 r2=$(echo "$t_rr / $t_osm" | bc -l)
 printf 'i915-oa: metrics per context: report --metrics %.3fs vs i915-perf-reader -c all %.3fs (%.1fx, target 3x: %s)\n' \

@@ -26,7 +26,7 @@ static const struct {
 } want[] = {
 	{ "cxl-hmu", "cxl_hmu_mem0.0.0", 7, 1,
 	  { "cxl_hmu_unit", "cxl_hmu_packet", "cxl_hmu_summary", "cxl_hmu_hot" } },
-	{ "i915-oa", "i915_oa0", 0x48570002, 11,
+	{ "i915-oa", "i915_oa0", 0x48570002, 32,	/* layout 2 */
 	  { "i915_oa_report", "i915_oa_lost", "i915_oa_context", "i915_oa_stream",
 	    "i915_oa_device" } },
 	{ "panthor", "panthor_perf0", 0x48570001, 16,

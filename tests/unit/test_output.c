@@ -137,11 +137,91 @@ static void test_text_str_long(void)
 	CHECK(!memcmp(o.buf, want, n));
 }
 
+/* out__double() of @v against snprintf("%.15g"); counts a mismatch once */
+static int double_differs(double v)
+{
+	char want[64];
+	struct out o;
+	int n = snprintf(want, sizeof(want), "%.15g", v);
+
+	out__init(&o, -1);
+	out__double(&o, v);
+	if (o.len == (size_t)n && !memcmp(o.buf, want, n))
+		return 0;
+	fprintf(stderr, "out__double(%a): \"%.*s\", snprintf: \"%s\"\n", v, (int)o.len, o.buf, want);
+	return 1;
+}
+
+/* xorshift64*: the same doubles every run */
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ull;
+}
+
+/*
+ * out__double() is printf's "%.15g" byte for byte: random bit patterns,
+ * random mantissas over the exponents that print plain (and around them),
+ * decimal fractions like metric values, powers of ten and their neighbours
+ * (the exponent changes there), dyadic ties at the 16th digit (ties to even)
+ * and the specials.
+ */
+static void test_double_g15(void)
+{
+	uint64_t s = 0x9e3779b97f4a7c15ull;
+	int bad = 0;
+	static const double special[] = {
+		0.0, -0.0, 1.0, -1.0, 0.5, 1e-4, 1e-5, 9.99999999999999e-5, 1e15, 1e15 - 1,
+		999999999999999.4, 999999999999999.5, 0.1, 1.0 / 3, 2.0 / 3, 123456789012.0625,
+		123456789012.1875, 1e300, 5e-324, 2.2250738585072014e-308,
+	};
+
+	for (unsigned i = 0; i < sizeof(special) / sizeof(special[0]); i++) {
+		bad += double_differs(special[i]);
+		bad += double_differs(-special[i]);
+	}
+	bad += double_differs(__builtin_nan(""));
+	bad += double_differs(__builtin_inf());
+	bad += double_differs(-__builtin_inf());
+	for (int i = 0; i < 200000 && bad < 10; i++) {
+		uint64_t r = rnd(&s), bits;
+		double v;
+		int e10;
+
+		/* any bit pattern */
+		memcpy(&v, &r, 8);
+		bad += double_differs(v);
+		/* a random mantissa, binary exponent 2^-20 .. 2^55 */
+		bits = (r & ((1ull << 52) - 1)) | (uint64_t)(1023 - 20 + rnd(&s) % 76) << 52 |
+		       (r >> 63) << 63;
+		memcpy(&v, &bits, 8);
+		bad += double_differs(v);
+		/* a decimal fraction: integer / 10^k */
+		e10 = (int)(rnd(&s) % 22);
+		v = (double)(rnd(&s) >> (rnd(&s) % 64)) / 1e10 * __builtin_powi(10.0, e10 - 10);
+		bad += double_differs(v);
+		/* 10^k and its neighbours */
+		v = __builtin_powi(10.0, (int)(rnd(&s) % 24) - 6);
+		bad += double_differs(v);
+		bad += double_differs(__builtin_nextafter(v, 0));
+		bad += double_differs(__builtin_nextafter(v, 1e300));
+		/* 16+ digits ending in 5 exactly: ties at the 15th digit */
+		v = (double)(rnd(&s) % 10000000000000000ull | 1) / 16;
+		bad += double_differs(v);
+		v = (double)(rnd(&s) % 100000000000000000ull) / (1 << (rnd(&s) % 12));
+		bad += double_differs(v);
+	}
+	CHECK_EQ(bad, 0);
+}
+
 int main(void)
 {
 	RUN(test_bases);
 	RUN(test_one_base_per_name);
 	RUN(test_escape);
 	RUN(test_text_str_long);
+	RUN(test_double_g15);
 	return check_done("output");
 }

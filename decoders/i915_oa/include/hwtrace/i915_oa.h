@@ -58,7 +58,7 @@ struct hwt_i915_oa_report {
 struct hwt_i915_oa_lost {
 	uint32_t kind;
 	bool has_time;
-	uint64_t time;	/* CPU time of the report before it (IGT files) */
+	uint64_t time;		/* the CPU time of the report before it, if known */
 };
 
 /* Per-context totals (record type "i915_oa_context", report only). */
@@ -113,7 +113,7 @@ struct hwt_i915_oa_stream {
 /* priv[] words of AUXTRACE_INFO type 0x48570002 (design.rst 4.3). */
 enum {
 	HWT_I915_OA_PRIV_PMU,		/* attr.type of the i915_oa event */
-	HWT_I915_OA_PRIV_LAYOUT,	/* layout version: 1 */
+	HWT_I915_OA_PRIV_LAYOUT,	/* layout version: 1, or 2 with the words below 11 */
 	HWT_I915_OA_PRIV_DEVID,		/* PCI device id, 0: unknown */
 	HWT_I915_OA_PRIV_GEN,		/* graphics version x 100, 0: unknown */
 	HWT_I915_OA_PRIV_FORMAT,	/* DRM_I915_PERF_PROP_OA_FORMAT */
@@ -123,7 +123,18 @@ enum {
 	HWT_I915_OA_PRIV_EXPONENT,	/* OA timer exponent */
 	HWT_I915_OA_PRIV_TS_FREQ,	/* command-streamer timestamp, Hz */
 	HWT_I915_OA_PRIV_CTX,		/* context filter, ~0: none */
-	HWT_I915_OA_NPRIV,		/* 11: what perf.data carries */
+	HWT_I915_OA_NPRIV,		/* 11: what layout 1 carries */
+	/* layout 2: what the metric set's equations need (i915-oa.rst) */
+	HWT_I915_OA_PRIV_REVISION = HWT_I915_OA_NPRIV,	/* PCI revision */
+	HWT_I915_OA_PRIV_GT_MIN,	/* GT frequency range, Hz (0: unknown) */
+	HWT_I915_OA_PRIV_GT_MAX,
+	HWT_I915_OA_PRIV_UUID,		/* 5 words: metric set uuid, NUL-padded text */
+	HWT_I915_OA_PRIV_TOPO_SIZE = HWT_I915_OA_PRIV_UUID + 5,	/* topology bytes, 0: none */
+	HWT_I915_OA_PRIV_TOPO,		/* drm_i915_query_topology_info, zero-padded */
 };
+
+#define HWT_I915_OA_UUID_LEN	40	/* IGT DEVICE_INFO's metric_set_uuid[] */
+#define HWT_I915_OA_TOPO_MAX	96	/* topology bytes layout 2 holds (12 words) */
+#define HWT_I915_OA_NPRIV_V2	(HWT_I915_OA_PRIV_TOPO + HWT_I915_OA_TOPO_MAX / 8)	/* 32 */
 
 #endif
