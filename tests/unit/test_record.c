@@ -276,7 +276,8 @@ static void test_auxinfo_words(void)
 				     sizeof(err)), 0);
 	CHECK_EQ(hwt_pmu__encode_err(ev.pmu, "oa_exponent=0x35", &ev.attr, err, sizeof(err)), 0);
 	CHECK_EQ(ev.attr.config, 0x305);	/* low nibble at bits 0-3, high at 8-11 */
-	CHECK_EQ(rec_aux__info(root, &ev, buf, sizeof(buf) / 8, err, sizeof(err)), 8 + 8 + 11 * 8);
+	CHECK_EQ(rec_aux__info(root, &ev, buf, sizeof(buf) / 8, err, sizeof(err)),
+		 8 + 8 + HWT_I915_OA_NPRIV_V2 * 8);	/* layout 2 */
 	CHECK_EQ(info->type, HWT_AUXTRACE_I915_OA);
 	CHECK_EQ(info->priv[HWT_I915_OA_PRIV_PMU], 42);
 	CHECK_EQ(info->priv[HWT_I915_OA_PRIV_EXPONENT], 0x35);	/* both ranges of the term */
