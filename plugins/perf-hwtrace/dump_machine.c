@@ -104,6 +104,7 @@ static struct dump_thread *find_thread(struct dump_machine *m, int32_t tid)
 }
 
 static struct dump_thread *findnew_thread(struct dump_machine *m, int32_t pid, int32_t tid);
+static void set_comm(struct dump_thread *t, const char *comm, size_t len);
 
 /* thread__init_maps() and machine__update_thread_pid(): share the leader's maps */
 static size_t leader_maps(struct dump_machine *m, int32_t pid)
@@ -111,14 +112,30 @@ static size_t leader_maps(struct dump_machine *m, int32_t pid)
 	return findnew_thread(m, pid, pid)->maps;
 }
 
+/*
+ * The kernel's maps, and the idle thread perf registers before the first
+ * record (perf_session__register_idle_thread(): pid 0 is "swapper").
+ */
+static void machine_start(struct dump_machine *m)
+{
+	struct dump_thread *t;
+
+	if (m->nmaps)
+		return;
+	new_maps(m);
+	t = findnew_thread(m, 0, 0);
+	if (t)
+		set_comm(t, "swapper", 7);
+}
+
 /* machine__findnew_thread(); pointers into m->threads are valid until the next call */
 static struct dump_thread *findnew_thread(struct dump_machine *m, int32_t pid, int32_t tid)
 {
-	struct dump_thread *t = find_thread(m, tid);
+	struct dump_thread *t;
 	size_t i, maps;
 
-	if (!m->nmaps)
-		new_maps(m);	/* the kernel's */
+	machine_start(m);
+	t = find_thread(m, tid);
 	if (t) {
 		if (pid != t->pid && pid != -1 && t->pid == -1) {
 			t->pid = pid;
@@ -224,8 +241,7 @@ static void mmap_event(struct dump_machine *m, const struct hwt_event *ev)
 	if (cpumode == PERF_RECORD_MISC_KERNEL) {
 		bool kernel = starts(name, len, "[kernel.kallsyms]");
 
-		if (!m->nmaps)
-			new_maps(m);
+		machine_start(m);
 		if (name[0] == '/' || (!kernel && name[0] == '['))	/* a module */
 			add_map(&m->maps[0], v.start, v.start + v.len, name, len);
 		else if (kernel) {	/* no length: the rest of the address space */
@@ -270,8 +286,7 @@ static void ksymbol_event(struct dump_machine *m, const struct hwt_event *ev)
 
 	if (!hwt_event__ksymbol(ev, &addr, &len, &type, &flags, &name, &nlen))
 		return;
-	if (!m->nmaps)
-		new_maps(m);
+	machine_start(m);
 	i = find_map_index(&m->maps[0], addr);
 	if (!(flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER)) {
 		if (i >= 0)

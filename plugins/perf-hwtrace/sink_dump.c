@@ -171,27 +171,6 @@ static void mmap_details(struct out *o, const struct hwt_event *ev)
 	out__write(o, m.filename, m.name_len);
 }
 
-/* the attr's index, for perf's per-event stats */
-static void count_sample(struct dump_sink *s, const struct hwt_reader *r,
-			 const struct hwt_attr *a)
-{
-	uint32_t n = hwt_reader__nr_attrs(r), i;
-
-	for (i = 0; i < n && hwt_reader__attr(r, i) != a; i++)
-		;
-	if (i == n)
-		return;
-	if (i >= s->nsamples) {
-		uint64_t *c = realloc(s->samples, n * sizeof(*c));
-
-		if (!c)
-			return;
-		memset(c + s->nsamples, 0, (n - s->nsamples) * sizeof(*c));
-		s->samples = c;
-		s->nsamples = n;
-	}
-	s->samples[i]++;
-}
 
 /*
  * deliver_sample_value(): perf hands a sample with read values to the tool
@@ -375,7 +354,7 @@ static void sample_details(struct dump_sink *s, const struct hwt_event *ev)
 	if (sv.parsed_all)
 		sample_fields(s, ev, &sv);
 	if (!sv.has_read) {
-		count_sample(s, s->r, ev->attr);
+		stats_count_sample(&s->samples, &s->nsamples, s->r, ev->attr);
 		dump_machine__sample(&s->machine, o, &sv);
 		return;
 	}
@@ -386,7 +365,7 @@ static void sample_details(struct dump_sink *s, const struct hwt_event *ev)
 		hwt_sample_view__read_value(&sv, i, &id, &value, &lost);
 		if (!value_delivered(s, id, value))
 			continue;
-		count_sample(s, s->r, hwt_reader__attr_by_id(s->r, id));
+		stats_count_sample(&s->samples, &s->nsamples, s->r, hwt_reader__attr_by_id(s->r, id));
 		dump_machine__sample(&s->machine, o, &sv);
 	}
 }

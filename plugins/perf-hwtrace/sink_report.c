@@ -63,27 +63,6 @@ static void header_features(struct report_sink *s, const struct hwt_reader *r)
 	}
 }
 
-/* the attr's index, for perf's per-event stats */
-static void count_sample(struct report_sink *s, const struct hwt_reader *r,
-			 const struct hwt_attr *a)
-{
-	uint32_t n = hwt_reader__nr_attrs(r), i;
-
-	for (i = 0; i < n && hwt_reader__attr(r, i) != a; i++)
-		;
-	if (i == n)
-		return;
-	if (i >= s->nsamples) {
-		uint64_t *c = realloc(s->samples, n * sizeof(*c));
-
-		if (!c)
-			return;
-		memset(c + s->nsamples, 0, (n - s->nsamples) * sizeof(*c));
-		s->samples = c;
-		s->nsamples = n;
-	}
-	s->samples[i]++;
-}
 
 static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_event *ev)
 {
@@ -95,7 +74,7 @@ static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_eve
 			header_features(s, r);
 	}
 	if (s->stats && ev->hdr->type == PERF_RECORD_SAMPLE && ev->attr)
-		count_sample(s, r, ev->attr);
+		stats_count_sample(&s->samples, &s->nsamples, r, ev->attr);
 }
 
 static void on_record(void *ctx, const struct hwt_record *rec)

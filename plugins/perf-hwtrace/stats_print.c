@@ -11,9 +11,12 @@
  * without "HEADER_".
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "perf_data/perf_record_names.h"
+#include <stdlib.h>
+
 #include "stats_print.h"
 
 const char *perf_event_name(uint32_t type)
@@ -70,4 +73,25 @@ void stats_print_events(struct out *o, const struct hwt_reader *r, const uint64_
 		out__printf(o, "%s stats:\n", a->name ? a->name : "unknown");
 		line(o, "SAMPLE", samples[i], 0, false);
 	}
+}
+
+void stats_count_sample(uint64_t **samples, uint32_t *nsamples, const struct hwt_reader *r,
+			const struct hwt_attr *a)
+{
+	uint32_t n = hwt_reader__nr_attrs(r), i;
+
+	for (i = 0; i < n && hwt_reader__attr(r, i) != a; i++)
+		;
+	if (i == n)
+		return;
+	if (i >= *nsamples) {
+		uint64_t *c = realloc(*samples, n * sizeof(*c));
+
+		if (!c)
+			return;
+		memset(c + *nsamples, 0, (n - *nsamples) * sizeof(*c));
+		*samples = c;
+		*nsamples = n;
+	}
+	(*samples)[i]++;
 }

@@ -39,4 +39,12 @@ void stats_print(struct out *o, const struct hwt_reader_stats *st, const struct 
 void stats_print_events(struct out *o, const struct hwt_reader *r, const uint64_t *samples,
 			uint32_t n);
 
+/**
+ * stats_count_sample - count one SAMPLE of event @a in *@samples (per attr
+ * index, grown to the reader's attrs), for stats_print_events(); out of
+ * memory leaves the count out
+ */
+void stats_count_sample(uint64_t **samples, uint32_t *nsamples, const struct hwt_reader *r,
+			const struct hwt_attr *a);
+
 #endif
