@@ -5,7 +5,8 @@
 # checks read the source tree; they need no build.
 
 ROOT="$BATS_TEST_DIRNAME/../.."
-DEVICES="cxl_hmu panthor i915_oa"
+DEVICES="cxl_hmu panthor i915_oa drm_usage"
+DEV_RE=$(echo $DEVICES | tr ' ' '|')
 
 # Code files (not docs) below the given folders, as paths from the root,
 # this file left out (it names the patterns it looks for).
@@ -19,7 +20,7 @@ code_grep() {
 
 @test "layout: no bare numeric priv[] index outside the device folders" {
 	found=$(code_grep 'priv\[[0-9]' decoders plugins tests kernel scripts |
-		grep -vE '^decoders/(cxl_hmu|panthor|i915_oa)/' || true)
+		grep -vE "^decoders/($DEV_RE)/" || true)
 	[ -z "$found" ] || { echo "priv[] by number outside decoders/<device>/:"; echo "$found"; false; }
 }
 
@@ -33,11 +34,11 @@ code_grep() {
 }
 
 @test "layout: device symbols are named only in their folder and the device table" {
-	re='hwt_device_(cxl_hmu|panthor|i915_oa)\b|hwt_(cxl_hmu|panthor|i915_oa)_(decoder|synth|options)\b'
-	re="$re"'|hwt_(cxl_hmu|panthor|i915_oa)__auxinfo|&hwt_rt_|REC_AUX_(CXL|PANTHOR|I915)'
-	re="$re"'|synth_(cxl_hmu|panthor|i915_oa)\b|"(cxl_hmu_mem|panthor_perf|i915_oa)\*"'
+	re="hwt_device_($DEV_RE)\\b|hwt_($DEV_RE)_(decoder|synth|options)\\b"
+	re="$re|hwt_($DEV_RE)__auxinfo"'|&hwt_rt_|REC_AUX_(CXL|PANTHOR|I915)'
+	re="$re|synth_($DEV_RE)\\b"'|"(cxl_hmu_mem|panthor_perf|i915_oa)\*"'
 	found=$(code_grep "$re" decoders plugins scripts |
-		grep -vE '^decoders/(cxl_hmu|panthor|i915_oa)/' |
+		grep -vE "^decoders/($DEV_RE)/" |
 		grep -vE '^decoders/core/devices\.c:[0-9]+:	&hwt_device_[a-z0-9_]+,$' || true)
 	[ -z "$found" ] || { echo "a second registry or a device named outside its folder:"; echo "$found"; false; }
 }

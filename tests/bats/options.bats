@@ -73,6 +73,8 @@ value_of() {
 	--field-separator) echo , ;;
 	--time) echo 1.0,2.0 ;;
 	--metric-set) echo RenderBasic ;;
+	--uuid) echo 0fc397c0-4833-492c-9ccd-4929d574d5b8 ;;
+	--lost | --switch-back) echo 1 ;;
 	--cpu) echo 0 ;;
 	--pid | --tid) echo 1 ;;
 	--gen-script) echo python ;;
