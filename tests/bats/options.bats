@@ -75,6 +75,7 @@ value_of() {
 	--metric-set) echo RenderBasic ;;
 	--uuid) echo 0fc397c0-4833-492c-9ccd-4929d574d5b8 ;;
 	--lost | --switch-back) echo 1 ;;
+	--record) echo "$T/rec.data" ;;
 	--cpu) echo 0 ;;
 	--pid | --tid) echo 1 ;;
 	--gen-script) echo python ;;
