@@ -29,6 +29,7 @@ struct panthor_dec {
 	struct hwt_kv *kv;
 	struct panthor_stats stats;
 	bool warned_off, warned_unavail;
+	bool no_kv;		/* summary_only: blocks are counted, their keys never read */
 	/* the sample being walked */
 	const struct hwt_emit *emit;
 	struct hwt_panthor_sample_rec srec;
@@ -173,6 +174,8 @@ static void *panthor_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 		goto fail;
 	if (report_opts(d, ctx, diag))
 		goto fail;
+	d->stats.no_rows = ctx->no_summary;	/* nobody reads the report's rows */
+	d->no_kv = ctx->summary_only;
 	return d;
 fail:
 	panthor_free(d);
@@ -211,6 +214,51 @@ static void warn_state(struct panthor_dec *d, const struct hwt_panthor_block *b)
 	}
 }
 
+/*
+ * The block's counters as host u64s: in place when the payload is little
+ * endian like the host and aligned (perf.data keeps AUX payloads 8-byte
+ * aligned), else a copy.  Either stays valid while the record is out.
+ */
+static const uint64_t *block_values(struct panthor_dec *d, const uint8_t *p)
+{
+	uint32_t cpb = d->info.counters_per_block;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (!((uintptr_t)p % _Alignof(uint64_t)))
+		return (const uint64_t *)(const void *)p;
+	memcpy(d->values, p, 8 * (size_t)cpb);
+#else
+	for (uint32_t i = 0; i < cpb; i++)
+		d->values[i] = hwt_le64(p + 8 * i);
+#endif
+	return d->values;
+}
+
+/* The enabled counters of a block as (key, value) pairs; returns how many. */
+static uint32_t fill_kv(struct hwt_kv *kv, const char *const *names, const uint64_t *values,
+			const uint64_t mask[2], uint32_t cpb)
+{
+	uint32_t n = 0;
+
+	for (uint32_t w = 0; w < 2 && 64 * w < cpb; w++) {
+		if (mask[w] == ~0ull && cpb >= 64 * (w + 1)) {
+			/* the common all-enabled word: a plain loop */
+			for (uint32_t i = 64 * w; i < 64 * (w + 1); i++)
+				kv[n++] = (struct hwt_kv){ names[i], values[i] };
+			continue;
+		}
+		/* walk the set bits only: sparse masks */
+		for (uint64_t m = mask[w]; m; m &= m - 1) {
+			uint32_t i = 64 * w + __builtin_ctzll(m);
+
+			if (i >= cpb)
+				break;
+			kv[n++] = (struct hwt_kv){ names[i], values[i] };
+		}
+	}
+	return n;
+}
+
 static void on_block(void *ctx, const struct hwt_panthor_sample *s,
 		     const struct hwt_panthor_block *b)
 {
@@ -227,12 +275,6 @@ static void on_block(void *ctx, const struct hwt_panthor_sample *s,
 	}
 	d->emit->diag->bytes.decoded += bsize;
 	d->used += bsize;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	memcpy(d->values, b->counters, 8 * (size_t)cpb);
-#else
-	for (uint32_t i = 0; i < cpb; i++)
-		d->values[i] = hwt_le64(b->counters + 8 * i);
-#endif
 	r = (struct hwt_panthor_block_rec){
 		.sample = s->index, .timestamp_start_ns = s->timestamp_start_ns,
 		.timestamp_end_ns = s->timestamp_end_ns, .interval_ns = d->interval,
@@ -241,21 +283,14 @@ static void on_block(void *ctx, const struct hwt_panthor_sample *s,
 		.block_states = b->states, .clock = b->clock,
 		.cycles = b->clock < HWT_PANTHOR_NCLOCKS ? s->cycles[b->clock] : 0,
 		.enable_mask = { b->enable_mask[0], b->enable_mask[1] },
-		.values = d->values, .nvalues = cpb, .counters = d->kv,
+		.values = block_values(d, b->counters), .nvalues = cpb, .counters = d->kv,
 	};
-	for (uint32_t w = 0; w < 2; w++) {
-		/* walk the set bits only: most masks are all-ones or sparse */
-		for (uint64_t m = b->enable_mask[w]; m; m &= m - 1) {
-			uint32_t i = 64 * w + __builtin_ctzll(m);
-
-			if (i >= cpb)
-				break;
-			d->kv[r.ncounters++] = (struct hwt_kv){ d->names[b->kind][i], d->values[i] };
-		}
-	}
+	if (!d->no_kv)
+		r.ncounters = fill_kv(d->kv, d->names[b->kind], r.values, b->enable_mask, cpb);
 	warn_state(d, b);
 	d->stats.blocks++;
-	panthor_stats__block(&d->stats, b, d->values, r.cycles, d->interval);
+	if (!d->stats.no_rows)
+		panthor_stats__block(&d->stats, b, r.values, r.cycles, d->interval);
 	hwt_emit__record(d->emit, &hwt_rt_panthor_block, &r, b->offset);
 }
 

@@ -332,6 +332,7 @@ struct panthor_stats {
 	uint64_t first_end, last_end;
 	bool have_end;
 	bool nomem;
+	bool no_rows;		/* no_summary: blocks not totalled, no counter rows */
 };
 
 /* A decimal or 0x hex u64, nothing around it; -1 if not, or out of range. */

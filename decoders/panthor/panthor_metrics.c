@@ -93,6 +93,7 @@ struct pm {
 	uint64_t sample;	/* the sample being gathered */
 	uint32_t expect, got;	/* its blocks */
 	bool open;
+	bool groups_only;	/* report: the run's metrics only, none per sample */
 	struct pm_acc cur, run;
 	double vals[NMET];
 	struct hwt_metrics m;
@@ -127,6 +128,7 @@ static void *pm_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 	if (!any)
 		hwt_diag__warn(diag, 0, "panthor metrics", "GPU_ID %#x has no counter names: "
 			       "its metrics cannot be computed (all null)", info.gpu_id);
+	p->groups_only = ctx->metrics_groups_only;
 	p->m = (struct hwt_metrics){ .set = "panthor", .defs = defs, .vals = p->vals, .n = NMET,
 				     .group_key = "run", .group = "all" };
 	return p;
@@ -193,7 +195,7 @@ static void add_block(struct pm *p, const struct hwt_panthor_block_rec *b)
 	}
 }
 
-/* The sample is whole: its metrics, and its sums into the run's. */
+/* The sample is whole: its metrics (not for report), and its sums into the run's. */
 static const struct hwt_metrics *close_sample(struct pm *p)
 {
 	struct pm_acc *a = &p->cur, *r = &p->run;
@@ -201,7 +203,8 @@ static const struct hwt_metrics *close_sample(struct pm *p)
 	p->open = false;
 	a->samples = 1;
 	a->cores_x_active = a->cores * a->in[IN_GPU_ACTIVE];
-	compute(p, a);
+	if (!p->groups_only)
+		compute(p, a);
 	if (a->interval_ns > 0) {
 		/* the run is the samples whose time is known, as for the rates */
 		for (int i = 0; i < NIN; i++) {
@@ -214,7 +217,7 @@ static const struct hwt_metrics *close_sample(struct pm *p)
 		r->cores_x_active += a->cores_x_active;
 		r->samples++;
 	}
-	return &p->m;
+	return p->groups_only ? NULL : &p->m;
 }
 
 static const struct hwt_metrics *pm_record(void *state, const struct hwt_record *rec)

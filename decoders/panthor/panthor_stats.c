@@ -312,6 +312,8 @@ void panthor_stats__emit(struct panthor_stats *st, const struct hwt_panthor_info
 	struct panthor_row *rows;
 
 	hwt_emit__record(emit, &hwt_rt_panthor_summary, &s, 0);
+	if (st->no_rows)
+		return;
 	for (int k = 0; k < HWT_PANTHOR_NKINDS; k++)
 		nmax += (size_t)(st->nblocks[k] + 1) * PANTHOR_MASK_BITS;
 	rows = calloc(nmax, sizeof(*rows));

@@ -91,7 +91,7 @@ int run(struct cli *c, struct run_args *a)
 		.opts = c->opts,
 		.nopts = c->nopts,
 		.raw_type = a->raw_type,
-		.no_summary = a->mode != RUN_REPORT,
+		.no_summary = a->mode != RUN_REPORT || a->metrics,
 		.summary_only = a->mode == RUN_REPORT && !a->metrics,
 		.metrics = a->metrics,
 		.metrics_groups_only = a->mode == RUN_REPORT,
