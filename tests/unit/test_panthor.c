@@ -153,6 +153,7 @@ struct run {
 	uint64_t priv[HWT_PANTHOR_NPRIV_RAW];
 	struct cap *cap;
 	struct hwt_diag diag;
+	bool no_summary, summary_only;	/* what the session would say */
 };
 
 static void run_init(struct run *r, uint32_t layout, uint32_t gpu, uint32_t cpb,
@@ -176,7 +177,8 @@ static void run_decode(struct run *r, uint32_t format, const uint8_t *p, size_t 
 {
 	struct hwt_aux_ctx ctx = {
 		.auxtrace_type = HWT_AUXTRACE_PANTHOR, .priv = r->priv,
-		.npriv = HWT_PANTHOR_NPRIV_RAW, .raw = true,
+		.npriv = HWT_PANTHOR_NPRIV_RAW, .raw = true, .no_summary = r->no_summary,
+		.summary_only = r->summary_only,
 	};
 	struct hwt_emit emit = { .record = cap_record, .ctx = r->cap, .diag = &r->diag };
 	struct hwt_chunk c = { .data = p, .size = n, .file_offset = 0, .last = true,
@@ -872,6 +874,73 @@ static void test_names(void)
 	CHECK(hwt_panthor__counter_name(0xa867, HWT_PANTHOR_SHADER, 100) == NULL);
 }
 
+/*
+ * Counters are read in place from an aligned payload and copied from an
+ * unaligned one: the same values either way.  summary_only leaves out the
+ * key/value list (the values stay); no_summary leaves out report's rows.
+ */
+static void test_alignment_and_flags(void)
+{
+	static const uint32_t counts[6] = { 0, 0, 1, 1, 0, 1 };	/* cshw tiler sc */
+	size_t ss = 56 + 3 * (24 + 64 * 8), pos = 56;
+	uint8_t *buf = calloc(1, ss + 8);
+	uint64_t em0 = 0xf00000000000001full;
+	struct run r;
+
+	put_sample_hdr(buf, 100, 200, 0, 0, 0, 1000, 1000, 1000);
+	pos += put_block(buf + pos, 24, 64, 0, V6_CSHW, 0, 0x15, 0, ~0ull, 0);
+	pos += put_block(buf + pos, 24, 64, 0, V6_TILER, 0, 0x15, 1, em0, 0);
+	pos += put_block(buf + pos, 24, 64, 0, V6_SHADER, 0, 0x15, 2, ~0ull, 0);
+	CHECK_EQ(pos, ss);
+	for (int shift = 0; shift <= 1; shift++) {
+		memmove(buf + shift, buf, ss);	/* shift 1: every counter unaligned */
+		run_init(&r, 6, G610, 64, counts);
+		r.priv[HWT_PANTHOR_PRIV_SAMPLE_SIZE] = ss;
+		run_decode(&r, HWT_PANTHOR_RAW_SAMPLES, buf + shift, ss);
+		CHECK_EQ(r.cap->errors, 0);
+		CHECK_EQ(r.cap->nb, 3);
+		for (int b = 0; b < r.cap->nb; b++) {
+			const struct cap_block *cb = &r.cap->b[b];
+			uint8_t type = cb->r.block_type == HWT_PANTHOR_CSHW ? V6_CSHW :
+				       cb->r.block_type == HWT_PANTHOR_TILER ? V6_TILER : V6_SHADER;
+
+			CHECK_EQ(cb->r.nvalues, 64);
+			for (uint32_t i = 0; i < 64; i++)
+				CHECK_EQ(cb->values[i], val(0, type, 0, i));
+			CHECK_EQ(cb->r.ncounters, type == V6_TILER ? 9 : 64);
+			CHECK_EQ(cb->kv[cb->r.ncounters - 1], val(0, type, 0, 63));
+		}
+		CHECK(r.cap->ncnt > 0);
+		run_free(&r);
+	}
+	memmove(buf, buf + 1, ss);
+
+	run_init(&r, 6, G610, 64, counts);
+	r.priv[HWT_PANTHOR_PRIV_SAMPLE_SIZE] = ss;
+	r.summary_only = true;
+	run_decode(&r, HWT_PANTHOR_RAW_SAMPLES, buf, ss);
+	CHECK_EQ(r.cap->nb, 3);
+	CHECK_EQ(r.cap->b[0].r.ncounters, 0);
+	CHECK_EQ(r.cap->b[0].values[63], val(0, V6_CSHW, 0, 63));
+	CHECK_EQ(r.cap->nsum, 1);
+	CHECK(r.cap->ncnt > 0);	/* report's rows are what summary_only is for */
+	run_free(&r);
+
+	run_init(&r, 6, G610, 64, counts);
+	r.priv[HWT_PANTHOR_PRIV_SAMPLE_SIZE] = ss;
+	r.no_summary = true;
+	run_decode(&r, HWT_PANTHOR_RAW_SAMPLES, buf, ss);
+	CHECK_EQ(r.cap->nb, 3);
+	CHECK_EQ(r.cap->b[0].r.ncounters, 64);
+	CHECK_EQ(r.cap->nsum, 1);
+	CHECK_EQ(r.cap->sum.blocks, 3);
+	CHECK_EQ(r.cap->ncnt, 0);
+	CHECK_EQ(r.cap->ntot, 0);
+	CHECK_EQ(r.cap->nagg, 0);
+	run_free(&r);
+	free(buf);
+}
+
 int main(void)
 {
 	RUN(test_v6_every_field);
@@ -888,5 +957,6 @@ int main(void)
 	RUN(test_rates);
 	RUN(test_info);
 	RUN(test_names);
+	RUN(test_alignment_and_flags);
 	return check_done("panthor");
 }
