@@ -40,7 +40,7 @@ perf stat -x, -e task-clock -o "$tmp/probe" -- true 2>/dev/null &&
 
 # cpu CMD...: "cpu_seconds wall_seconds" of the best of 3 runs
 cpu() {
-	local best= wall= t w
+	local best='' wall='' t w
 	for _ in 1 2 3; do
 		if [ $clock = task-clock ]; then
 			w=$(m perf stat -x, -e task-clock -o "$tmp/st" -- "$@" | cut -d' ' -f1)
