@@ -602,7 +602,8 @@ static void user_details(struct out *o, const struct hwt_event *ev)
 /* perf's handler prints nothing after these: the next record's "\n" ends the line */
 static bool no_newline(uint32_t type)
 {
-	return type == HWT_REC_HEADER_ATTR || type == HWT_REC_HEADER_FEATURE;
+	return type == HWT_REC_HEADER_ATTR || type == HWT_REC_HEADER_FEATURE ||
+	       type == HWT_REC_HEADER_BUILD_ID;
 }
 
 static void details(struct dump_sink *s, const struct hwt_event *ev)

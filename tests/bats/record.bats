@@ -279,11 +279,14 @@ time.sleep(30)' &
 	[[ "$output" == *"PERF_RECORD_COMM: fakethread:4242/4243"* ]]
 	[[ "$output" == *"PERF_RECORD_COMM: kthreadx:7/7"* ]]
 	[[ "$output" == *"PERF_RECORD_MMAP2 4242/4242: [0x555500002000(0x4000) @ 0x2000 fe:01 1234 0]: r-xp $TMP/hwtbusy"* ]]
-	[ "$(printf '%s\n' "$output" | grep -c PERF_RECORD_MMAP2)" -eq 1 ]
+	# one synthesized MMAP2 (the kernel's for `true` come from the live system)
+	[ "$(printf '%s\n' "$output" | grep -c 'PERF_RECORD_MMAP2 4242/')" -eq 1 ]
 	run perf buildid-list -i "$TMP/f.data"
 	[ "$status" -eq 0 ]
-	[ "$output" = "$want [fakemod]
-$want $TMP/hwtbusy" ]
+	# no kernel notes in this sysfs: the module first, then the files by name
+	[ "$(printf '%s\n' "$output" | sed -n 1p)" = "$want [fakemod]" ]
+	printf '%s\n' "$output" | grep -qx "$want $TMP/hwtbusy"
+	! printf '%s\n' "$output" | grep -q 'kernel.kallsyms' || false
 }
 
 @test "record -a -o - (pipe mode) names the running processes too" {
@@ -296,6 +299,72 @@ $want $TMP/hwtbusy" ]
 	run perf script --show-task-events -i - <"$TMP/p.data"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"PERF_RECORD_COMM: hwtbusy:$BG/$BG"* ]]
+}
+
+# a copy of yes started by the recorded command, after the recording began:
+# the kernel's COMM/MMAP2 name it, and its build id is in the file
+late_cmd() {
+	cp "$(command -v yes)" "$TMP/hwtlate"
+	echo "sleep 0.1; timeout 0.3 $TMP/hwtlate >/dev/null; true"
+}
+
+@test "record -a: a process started during the recording has its COMM, MMAP2 and build id" {
+	cmd=$(late_cmd)
+	want=$(readelf_id "$TMP/hwtlate")
+	[ -n "$want" ]
+	run "$HWTRACE" record -q -e cpu-clock -a -o "$TMP/l.data" -- sh -c "$cmd"
+	[ "$status" -eq 0 ]
+	run perf script --show-task-events --show-mmap-events -i "$TMP/l.data"
+	[ "$status" -eq 0 ]
+	pid=$(printf '%s\n' "$output" | awk '/PERF_RECORD_COMM exec: hwtlate:/ { sub(/.*hwtlate:/, ""); sub(/\/.*/, ""); print; exit }')
+	[ -n "$pid" ]
+	[[ "$output" == *"PERF_RECORD_MMAP2 $pid/$pid: "*" r-xp $TMP/hwtlate"* ]]
+	# its samples carry its name and, in its code, its file as the dso
+	run perf script -F comm,pid,ip,dso -i "$TMP/l.data"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | awk -v p="$pid" -v d="($TMP/hwtlate)" \
+		'$1 == "hwtlate" && $2 == p && $4 == d { n++ } END { exit !n }'
+	# perf buildid-list: the id readelf reads from the binary, and every
+	# file listed has the id readelf reads from it
+	run perf buildid-list -i "$TMP/l.data"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$TMP/ids"
+	grep -qx "$want $TMP/hwtlate" "$TMP/ids"
+	while read -r id path; do
+		[[ "$path" == /* ]] || continue
+		[ -e "$path" ] || continue
+		[ "$(readelf_id "$path")" = "$id" ] || { echo "$path: $id" >&2; return 1; }
+	done <"$TMP/ids"
+	same_stats "$TMP/l.data"
+}
+
+@test "record -a -o -: build ids follow as HEADER_BUILD_ID records that stock perf reads" {
+	cmd=$(late_cmd)
+	want=$(readelf_id "$TMP/hwtlate")
+	"$HWTRACE" record -q -e cpu-clock -a -o - -- sh -c "$cmd" >"$TMP/lp.data"
+	run perf report --stats -i - <"$TMP/lp.data"
+	[ "$status" -eq 0 ]
+	n=$(printf '%s\n' "$output" | awk '$1 == "BUILD_ID" && $2 == "events:" { print $3 }')
+	[ "${n:-0}" -gt 0 ]
+	# after the last sample in the stream, as perf inject -b writes them
+	perf report -D -i - <"$TMP/lp.data" 2>/dev/null >"$TMP/stock.D"
+	offsets() {
+		awk -v t="$1" 'index($5, t) == 1 { print $3 }' "$TMP/stock.D" |
+			while read -r h; do echo $((h)); done | sort -n
+	}
+	last=$(offsets PERF_RECORD_SAMPLE | tail -1)
+	first=$(offsets PERF_RECORD_BUILD_ID | head -1)
+	[ -n "$last" ] && [ -n "$first" ]
+	[ "$first" -gt "$last" ]
+	run perf buildid-list -i - <"$TMP/lp.data"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -qx "$want $TMP/hwtlate"
+	# our -D prints them as perf does (the vdso's temporary name aside)
+	perf report -D -i - <"$TMP/lp.data" 2>/dev/null | grep -v 'dso: ' >"$TMP/stock.D"
+	# (ours ends with one more line, the byte totals)
+	"$HWTRACE" report -D -i - <"$TMP/lp.data" 2>/dev/null | sed '$d' | grep -v 'dso: ' \
+		>"$TMP/ours.D"
+	diff -u "$TMP/stock.D" "$TMP/ours.D"
 }
 
 @test "record -a --proc: a root that cannot be listed is an error, no file is left" {

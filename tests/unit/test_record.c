@@ -121,7 +121,7 @@ static void test_good(void)
 	put_aux(&f, 0, 64);
 	put_aux(&f, 64, 32);
 	put_rec(&f, PERF_RECORD_LOST, 24, lost, 2);
-	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st), 32 + 32 + 24);
+	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st, NULL), 32 + 32 + 24);
 	CHECK_EQ(f.st.records, 3);
 	CHECK_EQ(f.st.aux_records, 2);
 	CHECK_EQ(f.st.lost_events, 3);
@@ -152,14 +152,14 @@ static void test_bad_data_head(void)
 	for (int i = 0; i < DATA_SIZE / 8; i++)
 		put_rec(&f, HWT_REC_FINISHED_ROUND, 8, NULL, 0);
 	f.r.up->data_head = 3 * DATA_SIZE;
-	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st), 3 * DATA_SIZE);
+	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st, NULL), 3 * DATA_SIZE);
 	CHECK_EQ(f.st.records, 0);
 	CHECK_EQ(f.st.bad_records, 1);
 	CHECK_EQ(f.r.up->data_tail, 3 * DATA_SIZE);
 
 	/* behind the tail: nothing taken, the tail stays */
 	f.r.up->data_head = DATA_SIZE;
-	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st), 0);
+	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st, NULL), 0);
 	CHECK_EQ(f.st.records, 0);
 	CHECK_EQ(f.st.bad_records, 2);
 	CHECK_EQ(f.r.up->data_tail, 3 * DATA_SIZE);
@@ -167,7 +167,7 @@ static void test_bad_data_head(void)
 
 	/* a sane head again: its record is taken */
 	put_rec(&f, PERF_RECORD_LOST, 24, lost, 2);
-	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st), 24);
+	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st, NULL), 24);
 	CHECK_EQ(f.st.records, 1);
 	CHECK_EQ(f.st.lost_records, 1);
 	fake_fini(&f);
@@ -182,7 +182,7 @@ static void test_bad_record_size(void)
 	put_rec(&f, HWT_REC_FINISHED_ROUND, 8, NULL, 0);
 	put_rec(&f, HWT_REC_FINISHED_ROUND, 8, NULL, 0);
 	f.r.data[8 + 7] = 0xf0;		/* second record: size 0xf008 */
-	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st), 16);
+	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st, NULL), 16);
 	CHECK_EQ(f.st.records, 1);
 	CHECK_EQ(f.st.bad_records, 1);
 	fake_fini(&f);
@@ -207,7 +207,7 @@ static void test_bad_aux_range(void)
 	put_aux(&f, UINT64_MAX - 8, 64);	/* off + size wraps */
 	put_aux(&f, 64, 64);			/* behind what was taken */
 	put_aux(&f, 128, 64);			/* follows on */
-	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st), 6 * 32);
+	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st, NULL), 6 * 32);
 	CHECK_EQ(f.st.aux_records, 6);
 	CHECK_EQ(f.st.aux_bad_records, 4);
 	CHECK_EQ(f.st.aux_gap_bytes, 0);
@@ -217,7 +217,7 @@ static void test_bad_aux_range(void)
 	/* the window moved with aux_tail: up to 192 + AUX_SIZE is fine, past is not */
 	put_aux(&f, 192, AUX_SIZE);
 	put_aux(&f, 192 + AUX_SIZE, 1);
-	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st), 2 * 32);
+	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st, NULL), 2 * 32);
 	CHECK_EQ(f.st.aux_bad_records, 5);
 	CHECK_EQ(f.st.aux_bytes, 192 + AUX_SIZE);
 	CHECK_EQ(f.r.up->aux_tail, 192 + AUX_SIZE);
