@@ -331,6 +331,15 @@ static int write_running(struct rec_session *s)
 	return rec_synth__threads(s->w, s->o.proc, s->ev[0].attr.sample_type, &s->dsos);
 }
 
+/* The kernel text's MMAP first, as perf: kernel samples resolve to [kernel.kallsyms]. */
+static int write_synth(struct rec_session *s)
+{
+	int ret = rec_synth__kernel(s->w, s->o.proc, s->ev[0].attr.sample_type);
+
+	/* a followed command is named by the kernel's COMM at its exec */
+	return ret || s->child ? ret : write_running(s);
+}
+
 /*
  * Attrs with their ids, features, AUXTRACE_INFO, then what runs already
  * (system-wide): before any ring record.
@@ -375,8 +384,7 @@ static int write_head(struct rec_session *s, int argc, char **argv)
 		if (hwt_writer__write(s->w, (struct perf_event_header *)buf) < 0)
 			return -1;
 	}
-	/* a followed command is named by the kernel's COMM at its exec */
-	return s->child ? 0 : write_running(s);
+	return write_synth(s);
 }
 
 static long drain_all(struct rec_session *s)

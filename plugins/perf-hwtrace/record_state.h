@@ -131,7 +131,8 @@ struct rec_dsos {
 	size_t n, cap;
 };
 
-/* record_synth.c: COMM/MMAP2 of the running processes, as perf record -a */
+/* record_synth.c: the kernel text's MMAP; COMM/MMAP2 of the running processes, as perf record -a */
+int rec_synth__kernel(struct hwt_writer *w, const char *proc, uint64_t sample_type);
 int rec_synth__threads(struct hwt_writer *w, const char *proc, uint64_t sample_type,
 		       struct rec_dsos *dsos);
 

@@ -118,7 +118,8 @@ same_stats() {
 @test "record stops cleanly on SIGINT without a command" {
 	"$HWTRACE" record -q -e cpu-clock -a -o "$TMP/i.data" &
 	pid=$!
-	sleep 0.3
+	# past the start (kallsyms and /proc are read first: ~0.5 s on a busy host)
+	sleep 1.5
 	kill -INT "$pid"
 	wait "$pid"
 	[ "$(stock_samples "$TMP/i.data")" -gt 0 ]
@@ -266,6 +267,9 @@ time.sleep(30)' &
 	7fff00000000-7fff00001000 rw-p 00000000 00:00 0 [stack]
 	MAPS
 	: >"$TMP/proc/7/maps"
+	# kernel text from _text to _etext, as perf reads them
+	printf '%s\n' 'ffffffffa0000000 T _stext' 'ffffffffa0000000 T _text' \
+		'ffffffffa0001000 t some_function' 'ffffffffa0123450 T _etext' >"$TMP/proc/kallsyms"
 	# a sysfs with the CPU list, a module whose note is hwtbusy's, no kernel notes
 	mkdir -p "$TMP/sys/devices/system/cpu" "$TMP/sys/module/fakemod/notes"
 	cp /sys/devices/system/cpu/online "$TMP/sys/devices/system/cpu/online"
@@ -281,6 +285,7 @@ time.sleep(30)' &
 	[[ "$output" == *"PERF_RECORD_MMAP2 4242/4242: [0x555500002000(0x4000) @ 0x2000 fe:01 1234 0]: r-xp $TMP/hwtbusy"* ]]
 	# one synthesized MMAP2 (the kernel's for `true` come from the live system)
 	[ "$(printf '%s\n' "$output" | grep -c 'PERF_RECORD_MMAP2 4242/')" -eq 1 ]
+	[[ "$output" == *"PERF_RECORD_MMAP -1/0: [0xffffffffa0000000(0x123450) @ 0xffffffffa0000000]: x [kernel.kallsyms]_text"* ]]
 	run perf buildid-list -i "$TMP/f.data"
 	[ "$status" -eq 0 ]
 	# no kernel notes in this sysfs: the module first, then the files by name
@@ -299,6 +304,25 @@ time.sleep(30)' &
 	run perf script --show-task-events -i - <"$TMP/p.data"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"PERF_RECORD_COMM: hwtbusy:$BG/$BG"* ]]
+}
+
+@test "record -a: the kernel text's MMAP as perf writes it; kernel samples are [kernel.kallsyms]" {
+	text=$(awk '$3 == "_text" { print $1; exit }' /proc/kallsyms)
+	etext=$(awk '$3 == "_etext" { print $1; exit }' /proc/kallsyms)
+	if [ -z "$text" ] || [ "$((16#$text))" -eq 0 ]; then
+		skip "LOUD: /proc/kallsyms hides addresses (kptr_restrict): kernel MMAP NOT tested"
+	fi
+	run "$HWTRACE" record -q -e cpu-clock -a -o "$TMP/k.data" -- sleep 0.2
+	[ "$status" -eq 0 ]
+	run perf script --show-mmap-events -i "$TMP/k.data"
+	[ "$status" -eq 0 ]
+	len=$(printf '0x%x' $((16#$etext - 16#$text)))
+	[[ "$output" == *"PERF_RECORD_MMAP -1/0: [0x$text($len) @ 0x$text]: x [kernel.kallsyms]_text"* ]]
+	# samples at kernel addresses (misc KERNEL) resolve to the kernel's map
+	run perf script -F ip,dso -i "$TMP/k.data"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -q '^ *ffffffff[0-9a-f]* (\[kernel.kallsyms\])$'
+	! printf '%s\n' "$output" | grep -q '^ *ffffffff[0-9a-f]* (\[unknown\])$' || false
 }
 
 # a copy of yes started by the recorded command, after the recording began:
