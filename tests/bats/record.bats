@@ -362,6 +362,19 @@ late_cmd() {
 	same_stats "$TMP/l.data"
 }
 
+@test "record -- CMD (per task): the command's MMAP2 and its build id, as perf record" {
+	cp "$(command -v yes)" "$TMP/hwtlate"
+	want=$(readelf_id "$TMP/hwtlate")
+	run "$HWTRACE" record -q -e cpu-clock -o "$TMP/t.data" -- "$TMP/hwtlate" --version
+	[ "$status" -eq 0 ]
+	run perf script --show-mmap-events -i "$TMP/t.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"PERF_RECORD_MMAP2 "*" r-xp $TMP/hwtlate"* ]]
+	run perf buildid-list -i "$TMP/t.data"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -qx "$want $TMP/hwtlate"
+}
+
 @test "record -a -o -: build ids follow as HEADER_BUILD_ID records that stock perf reads" {
 	cmd=$(late_cmd)
 	want=$(readelf_id "$TMP/hwtlate")
