@@ -135,9 +135,12 @@ static bool sample_rest(const struct hwt_event *ev, struct hwt_sample_view *s, u
 	if (st & PERF_SAMPLE_BRANCH_STACK) {
 		NEXT(v);
 		if (a->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX)
-			i++;
+			NEXT(s->branch_hw_idx);
 		if (v > (n - i) / 3)
 			return false;
+		s->has_branch = true;
+		s->branch_nr = v;
+		s->branch = p + 8 + 8 * i;
 		i += 3 * v;	/* from, to, flags */
 	}
 	if (st & PERF_SAMPLE_REGS_USER) {
@@ -270,6 +273,14 @@ uint64_t hwt_sample_view__reg(const uint8_t *regs, uint64_t i)
 uint64_t hwt_sample_view__callchain_ip(const struct hwt_sample_view *s, uint64_t i)
 {
 	return u64_at(s->callchain, 8 * i);
+}
+
+void hwt_sample_view__branch(const struct hwt_sample_view *s, uint64_t i, uint64_t *from,
+			     uint64_t *to, uint64_t *flags)
+{
+	*from = u64_at(s->branch, 24 * i);
+	*to = u64_at(s->branch, 24 * i + 8);
+	*flags = u64_at(s->branch, 24 * i + 16);
 }
 
 void hwt_sample_view__read_value(const struct hwt_sample_view *s, uint64_t i, uint64_t *id,

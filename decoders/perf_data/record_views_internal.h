@@ -73,6 +73,13 @@ struct hwt_sample_view {
 	uint64_t data_src, transaction, phys_addr;
 	uint64_t data_page_size, code_page_size;
 	bool parsed_all;	/* every field up to PERF_SAMPLE_CODE_PAGE_SIZE was read */
+	/*
+	 * PERF_SAMPLE_BRANCH_STACK: @branch_nr {from, to, flags} entries at
+	 * @branch; @branch_hw_idx with PERF_SAMPLE_BRANCH_HW_INDEX
+	 */
+	bool has_branch;
+	uint64_t branch_nr, branch_hw_idx;
+	const uint8_t *branch;
 };
 
 /*
@@ -83,6 +90,10 @@ bool hwt_event__sample(const struct hwt_event *ev, struct hwt_sample_view *s);
 
 /* Callchain entry @i (< @s->callchain_nr). */
 uint64_t hwt_sample_view__callchain_ip(const struct hwt_sample_view *s, uint64_t i);
+
+/* Branch stack entry @i (< @s->branch_nr): from, to and the flags word. */
+void hwt_sample_view__branch(const struct hwt_sample_view *s, uint64_t i, uint64_t *from,
+			     uint64_t *to, uint64_t *flags);
 
 /* Register @i (< popcount of the mask) of a regs dump. */
 uint64_t hwt_sample_view__reg(const uint8_t *regs, uint64_t i);

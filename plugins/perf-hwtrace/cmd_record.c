@@ -275,6 +275,7 @@ struct rec_session {
 	int go;
 	bool cmd_failed;
 	struct rec_stats st;
+	struct rec_dsos dsos;		/* files mapped executable, for the build ids */
 };
 
 /* Map a ring per fd; the AUX area for AUX events (tried for unknown PMUs). */
@@ -323,19 +324,20 @@ static int map_rings(struct rec_session *s)
 
 /*
  * System-wide: COMM/MMAP2 of the processes already running, as perf record
- * -a synthesizes them, and the BUILD_ID feature of the kernel, its modules
- * and the files they map (file mode: a pipe's features went out already).
+ * -a synthesizes them; the files they map go into the build ids at the end.
  */
 static int write_running(struct rec_session *s)
 {
-	struct rec_dsos dsos = { 0 };
-	int ret;
+	return rec_synth__threads(s->w, s->o.proc, s->ev[0].attr.sample_type, &s->dsos);
+}
 
-	ret = rec_synth__threads(s->w, s->o.proc, s->ev[0].attr.sample_type, &dsos);
-	if (!ret && strcmp(s->o.output, "-"))
-		ret = rec_buildid__set(s->w, s->o.sysfs, &dsos);
-	rec_dsos__free(&dsos);
-	return ret;
+/* The kernel text's MMAP first, as perf: kernel samples resolve to [kernel.kallsyms]. */
+static int write_synth(struct rec_session *s)
+{
+	int ret = rec_synth__kernel(s->w, s->o.proc, s->ev[0].attr.sample_type);
+
+	/* a followed command is named by the kernel's COMM at its exec */
+	return ret || s->child ? ret : write_running(s);
 }
 
 /*
@@ -382,8 +384,7 @@ static int write_head(struct rec_session *s, int argc, char **argv)
 		if (hwt_writer__write(s->w, (struct perf_event_header *)buf) < 0)
 			return -1;
 	}
-	/* a followed command is named by the kernel's COMM at its exec */
-	return s->child ? 0 : write_running(s);
+	return write_synth(s);
 }
 
 static long drain_all(struct rec_session *s)
@@ -392,7 +393,7 @@ static long drain_all(struct rec_session *s)
 	long total = 0;
 
 	for (int i = 0; i < s->nrings; i++) {
-		long n = rec_ring__drain(&s->rings[i], s->w, &s->st);
+		long n = rec_ring__drain(&s->rings[i], s->w, &s->st, &s->dsos);
 
 		if (n < 0)
 			return -1;
@@ -444,9 +445,15 @@ static int open_events(struct rec_session *s)
 	}
 	if (naux > 1)
 		return usage_error("record", "one AUX PMU event per recording");
-	/* the first plain event tracks task names for perf script */
+	/*
+	 * The first plain event tracks task names and executable mappings, as
+	 * perf's tracking event: processes started during the recording get
+	 * their COMM and MMAP2 (dso names, build ids) from the kernel.
+	 */
 	for (int e = 0; e < s->o.nevents; e++)
 		if (s->ev[e].aux == REC_AUX_NONE) {
+			s->ev[e].attr.mmap = 1;
+			s->ev[e].attr.mmap2 = 1;
 			s->ev[e].attr.comm = 1;
 			s->ev[e].attr.comm_exec = 1;
 			s->ev[e].attr.task = 1;
@@ -490,6 +497,7 @@ static void cleanup(struct rec_session *s)
 	free(s->rings);
 	free(s->pfd);
 	free(s->ev);
+	rec_dsos__free(&s->dsos);
 }
 
 /* Run @cmd (if any, not yet started) for a system-wide recording. */
@@ -556,7 +564,13 @@ int cmd_record(int argc, char **argv)
 		if (!s.ev[e].attr.enable_on_exec)
 			rec_event__enable(&s.ev[e], true);
 	ret = 0;
-	if (release_cmd(&s) || record_loop(&s)) {
+	/*
+	 * The build ids of the kernel, its modules and every file mapped
+	 * executable (as perf record --buildid-all): a feature, or in pipe
+	 * mode HEADER_BUILD_ID records after the last sample.
+	 */
+	if (release_cmd(&s) || record_loop(&s) ||
+	    rec_buildid__set(s.w, s.o.sysfs, &s.dsos, !strcmp(s.o.output, "-"))) {
 		out__path_failed(s.o.output, errno);
 		ret = 1;
 	}

@@ -31,44 +31,6 @@
 /* perf's PERF_RECORD_MISC_BUILD_ID_SIZE: the entry's size byte is valid */
 #define MISC_BUILD_ID_SIZE	(1 << 15)
 
-/**
- * rec_dsos__add - remember a file mapped executable (once)
- * @d:		the set
- * @path:	its path
- *
- * Returns 0, or -1 (ENOMEM).
- */
-int rec_dsos__add(struct rec_dsos *d, const char *path)
-{
-	char *copy;
-
-	/* a process maps its files in a run: most repeats are the last one */
-	if (d->n && !strcmp(d->names[d->n - 1], path))
-		return 0;
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? 2 * d->cap : 256;
-		char **nn = realloc(d->names, cap * sizeof(*nn));
-
-		if (!nn)
-			return -1;
-		d->names = nn;
-		d->cap = cap;
-	}
-	copy = strdup(path);
-	if (!copy)
-		return -1;
-	d->names[d->n++] = copy;
-	return 0;
-}
-
-void rec_dsos__free(struct rec_dsos *d)
-{
-	for (size_t i = 0; i < d->n; i++)
-		free(d->names[i]);
-	free(d->names);
-	memset(d, 0, sizeof(*d));
-}
-
 static int cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -89,6 +51,48 @@ static void dsos_unique(struct rec_dsos *d)
 			d->names[++k] = d->names[i];
 	}
 	d->n = k + 1;
+}
+
+/**
+ * rec_dsos__add - remember a file mapped executable (once)
+ * @d:		the set
+ * @path:	its path
+ *
+ * Returns 0, or -1 (ENOMEM).
+ */
+int rec_dsos__add(struct rec_dsos *d, const char *path)
+{
+	char *copy;
+
+	/* a process maps its files in a run: most repeats are the last one */
+	if (d->n && !strcmp(d->names[d->n - 1], path))
+		return 0;
+	/* a long recording maps the same few files again and again: compact, grow if still full */
+	if (d->n == d->cap) {
+		dsos_unique(d);
+		if (!d->cap || d->n > d->cap / 2) {
+			size_t cap = d->cap ? 2 * d->cap : 256;
+			char **nn = realloc(d->names, cap * sizeof(*nn));
+
+			if (!nn)
+				return -1;
+			d->names = nn;
+			d->cap = cap;
+		}
+	}
+	copy = strdup(path);
+	if (!copy)
+		return -1;
+	d->names[d->n++] = copy;
+	return 0;
+}
+
+void rec_dsos__free(struct rec_dsos *d)
+{
+	for (size_t i = 0; i < d->n; i++)
+		free(d->names[i]);
+	free(d->names);
+	memset(d, 0, sizeof(*d));
 }
 
 static size_t align4(size_t n)
@@ -246,16 +250,40 @@ static void put_modules(struct blob *b, const char *sysfs)
 	closedir(d);
 }
 
+/* Pipe mode: each entry as a PERF_RECORD_HEADER_BUILD_ID record, as perf inject -b writes them. */
+static int write_records(struct hwt_writer *w, const struct blob *b)
+{
+	/* entries are 36 + 64 * n bytes: copy each out to an aligned header */
+	static uint64_t rec[(40 + 4096 + NAME_ALIGN) / 8];
+	struct perf_event_header *h = (struct perf_event_header *)rec;
+	size_t off = 0;
+
+	while (off + sizeof(*h) <= b->len) {
+		memcpy(h, b->p + off, sizeof(*h));
+		if (h->size > sizeof(rec) || h->size > b->len - off)
+			break;	/* a name longer than PATH_MAX: not put there */
+		memcpy(rec, b->p + off, h->size);
+		h->type = HWT_REC_HEADER_BUILD_ID;
+		if (hwt_writer__write(w, h) < 0)
+			return -1;
+		off += h->size;
+	}
+	return 0;
+}
+
 /**
- * rec_buildid__set - set the BUILD_ID feature on @w
- * @w:		the writer (file mode)
+ * rec_buildid__set - the build ids of the kernel, its modules and @dsos
+ * @w:		the writer
  * @sysfs:	sysfs root, for the kernel's and the modules' notes
  * @dsos:	files mapped executable; sorted and deduplicated here
+ * @pipe:	@w writes pipe mode
  *
+ * File mode sets the BUILD_ID feature (written at close); pipe mode, which
+ * has no feature section after the records, appends HEADER_BUILD_ID records.
  * Files without a build id (or unreadable now) are left out, as perf does.
  * Returns 0, or -1 with errno set.
  */
-int rec_buildid__set(struct hwt_writer *w, const char *sysfs, struct rec_dsos *dsos)
+int rec_buildid__set(struct hwt_writer *w, const char *sysfs, struct rec_dsos *dsos, bool pipe)
 {
 	uint8_t id[BUILD_ID_MAX];
 	struct blob b = { 0 };
@@ -281,7 +309,8 @@ int rec_buildid__set(struct hwt_writer *w, const char *sysfs, struct rec_dsos *d
 		return -1;
 	}
 	if (b.len)
-		ret = hwt_writer__set_feature(w, HWT_FEAT_BUILD_ID, b.p, b.len);
+		ret = pipe ? write_records(w, &b) :
+			     hwt_writer__set_feature(w, HWT_FEAT_BUILD_ID, b.p, b.len);
 	free(b.p);
 	return ret;
 }

@@ -179,8 +179,22 @@ static int aux_note(struct rec_ring *r, uint64_t off, uint64_t size, struct hwt_
 	return 0;
 }
 
+/*
+ * The file an MMAP (name at byte 40) or MMAP2 (at 72) maps, for the build
+ * ids; the tracking event asks for executable mappings only.
+ */
+static int note_mmap(const struct perf_event_header *h, struct rec_dsos *dsos)
+{
+	size_t at = h->type == PERF_RECORD_MMAP ? 40 : 72;
+	const char *name = (const char *)h + at;
+
+	if (!dsos || h->size <= at || name[0] != '/' || !memchr(name, 0, h->size - at))
+		return 0;
+	return rec_dsos__add(dsos, name);
+}
+
 static int count_record(const struct perf_event_header *h, struct rec_ring *r,
-			struct hwt_writer *w, struct rec_stats *st)
+			struct hwt_writer *w, struct rec_stats *st, struct rec_dsos *dsos)
 {
 	const uint64_t *body = (const uint64_t *)(h + 1);
 
@@ -204,6 +218,9 @@ static int count_record(const struct perf_event_header *h, struct rec_ring *r,
 		st->lost_records++;
 		st->lost_events += body[1];
 		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return note_mmap(h, dsos);
 	case PERF_RECORD_LOST_SAMPLES:
 		if (h->size < sizeof(*h) + 8)
 			break;
@@ -217,7 +234,8 @@ static int count_record(const struct perf_event_header *h, struct rec_ring *r,
  * Ring records between data_tail and data_head into @w; the AUX data they
  * announce follows as AUXTRACE records.
  */
-static long drain_data(struct rec_ring *r, struct hwt_writer *w, struct rec_stats *st)
+static long drain_data(struct rec_ring *r, struct hwt_writer *w, struct rec_stats *st,
+		       struct rec_dsos *dsos)
 {
 	uint64_t head = __atomic_load_n(&r->up->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = r->up->data_tail, start = tail;
@@ -248,7 +266,7 @@ static long drain_data(struct rec_ring *r, struct hwt_writer *w, struct rec_stat
 		ring_copy(rec, r->data, r->data_size, tail, h->size);
 		if (!ret && hwt_writer__write(w, h) < 0)
 			ret = -1;
-		if (!ret && count_record(h, r, w, st) < 0)
+		if (!ret && count_record(h, r, w, st, dsos) < 0)
 			ret = -1;
 		tail += h->size;
 	}
@@ -264,15 +282,17 @@ static long drain_data(struct rec_ring *r, struct hwt_writer *w, struct rec_stat
  * @r:		the ring
  * @w:		the output
  * @st:		counters to update
+ * @dsos:	collects the files MMAP/MMAP2 records name (NULL: not wanted)
  *
  * The AUX bytes copied are exactly those the PERF_RECORD_AUX records read
  * here announce (the kernel publishes aux_head before the record), merged
  * into one AUXTRACE record per contiguous run.  Returns the ring bytes
  * consumed, or -1 on a write error.
  */
-long rec_ring__drain(struct rec_ring *r, struct hwt_writer *w, struct rec_stats *st)
+long rec_ring__drain(struct rec_ring *r, struct hwt_writer *w, struct rec_stats *st,
+		     struct rec_dsos *dsos)
 {
 	if (!r->up)
 		return 0;
-	return drain_data(r, w, st);
+	return drain_data(r, w, st, dsos);
 }

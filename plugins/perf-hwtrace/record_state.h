@@ -105,8 +105,10 @@ void rec_event__close(struct rec_event *ev);
 /* record_ring.c */
 int rec_ring__mmap(struct rec_ring *r, unsigned int data_pages, unsigned int aux_pages);
 void rec_ring__unmap(struct rec_ring *r);
-/* copy new ring records and AUX data into @w; returns bytes moved or -1 */
-long rec_ring__drain(struct rec_ring *r, struct hwt_writer *w, struct rec_stats *st);
+struct rec_dsos;
+/* copy new ring records and AUX data into @w, the files MMAPs name into @dsos; bytes or -1 */
+long rec_ring__drain(struct rec_ring *r, struct hwt_writer *w, struct rec_stats *st,
+		     struct rec_dsos *dsos);
 
 /* record_auxinfo.c */
 /*
@@ -121,20 +123,22 @@ int rec_aux__info(const char *sysfs, const struct rec_event *ev, uint64_t *buf, 
 int rec_features__set(struct hwt_writer *w, const char *sysfs, int argc, char **argv);
 
 /**
- * struct rec_dsos - paths of the files the running processes map executable
+ * struct rec_dsos - paths of the files processes map executable: the running
+ * ones (record_synth.c) and those the kernel's MMAP/MMAP2 records name
  */
 struct rec_dsos {
 	char **names;
 	size_t n, cap;
 };
 
-/* record_synth.c: COMM/MMAP2 of the running processes, as perf record -a */
+/* record_synth.c: the kernel text's MMAP; COMM/MMAP2 of the running processes, as perf record -a */
+int rec_synth__kernel(struct hwt_writer *w, const char *proc, uint64_t sample_type);
 int rec_synth__threads(struct hwt_writer *w, const char *proc, uint64_t sample_type,
 		       struct rec_dsos *dsos);
 
-/* record_buildid.c: the BUILD_ID feature (kernel, modules, @dsos) */
+/* record_buildid.c: the build ids (kernel, modules, @dsos): feature or pipe records */
 int rec_dsos__add(struct rec_dsos *d, const char *path);
 void rec_dsos__free(struct rec_dsos *d);
-int rec_buildid__set(struct hwt_writer *w, const char *sysfs, struct rec_dsos *dsos);
+int rec_buildid__set(struct hwt_writer *w, const char *sysfs, struct rec_dsos *dsos, bool pipe);
 
 #endif

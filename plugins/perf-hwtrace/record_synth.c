@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * record_synth.c - the COMM and MMAP2 records `perf record -a` synthesizes
- * at start for the processes already running (perf's
- * perf_event__synthesize_threads()): the kernel reports only what starts
- * later, and without these stock perf names a running task ":PID".
+ * record_synth.c - the records `perf record -a` synthesizes at start: the
+ * kernel text's MMAP, and the COMM and MMAP2 of the processes already
+ * running (perf's perf_event__synthesize_threads()): the kernel reports
+ * only what starts later, and without these stock perf names a running
+ * task ":PID" and a kernel sample's dso "[unknown]".
  *
  * One COMM per thread of /proc/PID/task (comm from its comm file), one
  * MMAP2 per executable mapping of /proc/PID/maps; misc
@@ -48,14 +49,24 @@ static size_t align8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
+/* The sample_id_all trailer's size for @sample_type. */
+static size_t trailer_size(uint64_t sample_type)
+{
+	const uint64_t in_trailer = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
+				    PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
+				    PERF_SAMPLE_IDENTIFIER;
+
+	return 8 * (size_t)__builtin_popcountll(sample_type & in_trailer);
+}
+
 /* Finish a record of @body bytes (header included): zero trailer, write. */
-static int emit(struct synth *s, uint32_t type, size_t body)
+static int emit(struct synth *s, uint32_t type, uint16_t misc, size_t body)
 {
 	struct perf_event_header *h = (struct perf_event_header *)s->rec;
 
 	memset((uint8_t *)s->rec + body, 0, s->trailer);
 	h->type = type;
-	h->misc = PERF_RECORD_MISC_USER;
+	h->misc = misc;
 	h->size = (uint16_t)(body + s->trailer);
 	return hwt_writer__write(s->w, h);
 }
@@ -81,7 +92,7 @@ static int synth_comm(struct synth *s, long pid, long tid)
 	((uint32_t *)p)[2] = (uint32_t)pid;
 	((uint32_t *)p)[3] = (uint32_t)tid;
 	memcpy(p + 16, comm, strlen(comm));
-	return emit(s, PERF_RECORD_COMM, 16 + n);
+	return emit(s, PERF_RECORD_COMM, PERF_RECORD_MISC_USER, 16 + n);
 }
 
 /*
@@ -151,7 +162,7 @@ static int synth_mmaps(struct synth *s, long pid)
 		if (r < 0)
 			ret = -1;
 		else if (r)
-			ret = emit(s, PERF_RECORD_MMAP2, size);
+			ret = emit(s, PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, size);
 	}
 	free(line);
 	fclose(f);
@@ -178,6 +189,73 @@ static int synth_process(struct synth *s, long pid)
 	return ret ? ret : synth_mmaps(s, pid);
 }
 
+/*
+ * _text (else _stext) and _etext of @proc/kallsyms, in one pass that stops
+ * once both are found (the file is large); 0 when absent or hidden.
+ */
+static void kernel_text(const char *proc, uint64_t *text, uint64_t *etext)
+{
+	uint64_t stext = 0;
+	char path[PATH_MAX], sym[256], type;
+	unsigned long long addr;
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	*text = *etext = 0;
+	snprintf(path, sizeof(path), "%s/kallsyms", proc);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	while ((!*text || !*etext) && getline(&line, &cap, f) > 0) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) != 3)
+			continue;
+		if (!strcmp(sym, "_text"))
+			*text = addr;
+		else if (!strcmp(sym, "_stext"))
+			stext = addr;
+		else if (!strcmp(sym, "_etext"))
+			*etext = addr;
+	}
+	if (!*text)
+		*text = stext;
+	free(line);
+	fclose(f);
+}
+
+/**
+ * rec_synth__kernel - the MMAP of the kernel's text, as perf record writes it
+ * @w:		the writer (its attrs added)
+ * @proc:	procfs root, for kallsyms
+ * @sample_type: the file's attrs', for the zeroed trailer
+ *
+ * pid -1, start and page offset the address of _text (or _stext), length up
+ * to _etext, named "[kernel.kallsyms]_text": stock perf relocates its
+ * kernel symbols by it and names kernel samples' dso [kernel.kallsyms].
+ * Nothing when kallsyms hides the addresses (kptr_restrict), as perf.
+ * Returns 0, or -1 with errno set when the write failed.
+ */
+int rec_synth__kernel(struct hwt_writer *w, const char *proc, uint64_t sample_type)
+{
+	static const char name[] = "[kernel.kallsyms]_text";
+	static struct synth s;
+	uint8_t *p = (uint8_t *)s.rec;
+	uint64_t start, end;
+
+	kernel_text(proc, &start, &end);
+	if (!start || end <= start)
+		return 0;
+	s.w = w;
+	s.trailer = trailer_size(sample_type);
+	memset(p, 0, 40 + align8(sizeof(name)));
+	((int32_t *)p)[2] = -1;
+	((uint64_t *)p)[2] = start;
+	((uint64_t *)p)[3] = end - start;
+	((uint64_t *)p)[4] = start;
+	memcpy(p + 40, name, sizeof(name));
+	return emit(&s, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, 40 + align8(sizeof(name)));
+}
+
 /**
  * rec_synth__threads - COMM and MMAP2 records for the running processes
  * @w:		the writer (its attrs added)
@@ -192,9 +270,6 @@ static int synth_process(struct synth *s, long pid)
 int rec_synth__threads(struct hwt_writer *w, const char *proc, uint64_t sample_type,
 		       struct rec_dsos *dsos)
 {
-	const uint64_t in_trailer = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID |
-				    PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU |
-				    PERF_SAMPLE_IDENTIFIER;
 	static struct synth s;
 	struct dirent *de;
 	DIR *d;
@@ -202,7 +277,7 @@ int rec_synth__threads(struct hwt_writer *w, const char *proc, uint64_t sample_t
 
 	s.w = w;
 	s.proc = proc;
-	s.trailer = 8 * (size_t)__builtin_popcountll(sample_type & in_trailer);
+	s.trailer = trailer_size(sample_type);
 	s.dsos = dsos;
 	d = opendir(proc);
 	if (!d) {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "dump_branch.h"
 #include "perf_data/perf_record_names.h"
 #include "perf_data/record_views_internal.h"
 #include "sinks.h"
@@ -351,6 +352,9 @@ static void sample_details(struct dump_sink *s, const struct hwt_event *ev)
 			out__printf(o, "\n..... %2d: %016llx", (int)i,
 				    (unsigned long long)hwt_sample_view__callchain_ip(&sv, i));
 	}
+	if (sv.has_branch)
+		dump_branch_stack(o, &sv, ev->attr->attr.branch_sample_type &
+				  PERF_SAMPLE_BRANCH_CALL_STACK);
 	if (sv.parsed_all)
 		sample_fields(s, ev, &sv);
 	if (!sv.has_read) {
@@ -602,7 +606,8 @@ static void user_details(struct out *o, const struct hwt_event *ev)
 /* perf's handler prints nothing after these: the next record's "\n" ends the line */
 static bool no_newline(uint32_t type)
 {
-	return type == HWT_REC_HEADER_ATTR || type == HWT_REC_HEADER_FEATURE;
+	return type == HWT_REC_HEADER_ATTR || type == HWT_REC_HEADER_FEATURE ||
+	       type == HWT_REC_HEADER_BUILD_ID;
 }
 
 static void details(struct dump_sink *s, const struct hwt_event *ev)

@@ -118,7 +118,8 @@ same_stats() {
 @test "record stops cleanly on SIGINT without a command" {
 	"$HWTRACE" record -q -e cpu-clock -a -o "$TMP/i.data" &
 	pid=$!
-	sleep 0.3
+	# past the start (kallsyms and /proc are read first: ~0.5 s on a busy host)
+	sleep 1.5
 	kill -INT "$pid"
 	wait "$pid"
 	[ "$(stock_samples "$TMP/i.data")" -gt 0 ]
@@ -266,6 +267,9 @@ time.sleep(30)' &
 	7fff00000000-7fff00001000 rw-p 00000000 00:00 0 [stack]
 	MAPS
 	: >"$TMP/proc/7/maps"
+	# kernel text from _text to _etext, as perf reads them
+	printf '%s\n' 'ffffffffa0000000 T _stext' 'ffffffffa0000000 T _text' \
+		'ffffffffa0001000 t some_function' 'ffffffffa0123450 T _etext' >"$TMP/proc/kallsyms"
 	# a sysfs with the CPU list, a module whose note is hwtbusy's, no kernel notes
 	mkdir -p "$TMP/sys/devices/system/cpu" "$TMP/sys/module/fakemod/notes"
 	cp /sys/devices/system/cpu/online "$TMP/sys/devices/system/cpu/online"
@@ -279,11 +283,15 @@ time.sleep(30)' &
 	[[ "$output" == *"PERF_RECORD_COMM: fakethread:4242/4243"* ]]
 	[[ "$output" == *"PERF_RECORD_COMM: kthreadx:7/7"* ]]
 	[[ "$output" == *"PERF_RECORD_MMAP2 4242/4242: [0x555500002000(0x4000) @ 0x2000 fe:01 1234 0]: r-xp $TMP/hwtbusy"* ]]
-	[ "$(printf '%s\n' "$output" | grep -c PERF_RECORD_MMAP2)" -eq 1 ]
+	# one synthesized MMAP2 (the kernel's for `true` come from the live system)
+	[ "$(printf '%s\n' "$output" | grep -c 'PERF_RECORD_MMAP2 4242/')" -eq 1 ]
+	[[ "$output" == *"PERF_RECORD_MMAP -1/0: [0xffffffffa0000000(0x123450) @ 0xffffffffa0000000]: x [kernel.kallsyms]_text"* ]]
 	run perf buildid-list -i "$TMP/f.data"
 	[ "$status" -eq 0 ]
-	[ "$output" = "$want [fakemod]
-$want $TMP/hwtbusy" ]
+	# no kernel notes in this sysfs: the module first, then the files by name
+	[ "$(printf '%s\n' "$output" | sed -n 1p)" = "$want [fakemod]" ]
+	printf '%s\n' "$output" | grep -qx "$want $TMP/hwtbusy"
+	! printf '%s\n' "$output" | grep -q 'kernel.kallsyms' || false
 }
 
 @test "record -a -o - (pipe mode) names the running processes too" {
@@ -296,6 +304,104 @@ $want $TMP/hwtbusy" ]
 	run perf script --show-task-events -i - <"$TMP/p.data"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"PERF_RECORD_COMM: hwtbusy:$BG/$BG"* ]]
+}
+
+@test "record -a: the kernel text's MMAP as perf writes it; kernel samples are [kernel.kallsyms]" {
+	text=$(awk '$3 == "_text" { print $1; exit }' /proc/kallsyms)
+	etext=$(awk '$3 == "_etext" { print $1; exit }' /proc/kallsyms)
+	if [ -z "$text" ] || [ "$((16#$text))" -eq 0 ]; then
+		skip "LOUD: /proc/kallsyms hides addresses (kptr_restrict): kernel MMAP NOT tested"
+	fi
+	run "$HWTRACE" record -q -e cpu-clock -a -o "$TMP/k.data" -- sleep 0.2
+	[ "$status" -eq 0 ]
+	run perf script --show-mmap-events -i "$TMP/k.data"
+	[ "$status" -eq 0 ]
+	len=$(printf '0x%x' $((16#$etext - 16#$text)))
+	[[ "$output" == *"PERF_RECORD_MMAP -1/0: [0x$text($len) @ 0x$text]: x [kernel.kallsyms]_text"* ]]
+	# samples at kernel addresses (misc KERNEL) resolve to the kernel's map
+	run perf script -F ip,dso -i "$TMP/k.data"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -q '^ *ffffffff[0-9a-f]* (\[kernel.kallsyms\])$'
+	! printf '%s\n' "$output" | grep -q '^ *ffffffff[0-9a-f]* (\[unknown\])$' || false
+}
+
+# a copy of yes started by the recorded command, after the recording began:
+# the kernel's COMM/MMAP2 name it, and its build id is in the file
+late_cmd() {
+	cp "$(command -v yes)" "$TMP/hwtlate"
+	echo "sleep 0.1; timeout 0.3 $TMP/hwtlate >/dev/null; true"
+}
+
+@test "record -a: a process started during the recording has its COMM, MMAP2 and build id" {
+	cmd=$(late_cmd)
+	want=$(readelf_id "$TMP/hwtlate")
+	[ -n "$want" ]
+	run "$HWTRACE" record -q -e cpu-clock -a -o "$TMP/l.data" -- sh -c "$cmd"
+	[ "$status" -eq 0 ]
+	run perf script --show-task-events --show-mmap-events -i "$TMP/l.data"
+	[ "$status" -eq 0 ]
+	pid=$(printf '%s\n' "$output" | awk '/PERF_RECORD_COMM exec: hwtlate:/ { sub(/.*hwtlate:/, ""); sub(/\/.*/, ""); print; exit }')
+	[ -n "$pid" ]
+	[[ "$output" == *"PERF_RECORD_MMAP2 $pid/$pid: "*" r-xp $TMP/hwtlate"* ]]
+	# its samples carry its name and, in its code, its file as the dso
+	run perf script -F comm,pid,ip,dso -i "$TMP/l.data"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | awk -v p="$pid" -v d="($TMP/hwtlate)" \
+		'$1 == "hwtlate" && $2 == p && $4 == d { n++ } END { exit !n }'
+	# perf buildid-list: the id readelf reads from the binary, and every
+	# file listed has the id readelf reads from it
+	run perf buildid-list -i "$TMP/l.data"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$TMP/ids"
+	grep -qx "$want $TMP/hwtlate" "$TMP/ids"
+	while read -r id path; do
+		[[ "$path" == /* ]] || continue
+		[ -e "$path" ] || continue
+		[ "$(readelf_id "$path")" = "$id" ] || { echo "$path: $id" >&2; return 1; }
+	done <"$TMP/ids"
+	same_stats "$TMP/l.data"
+}
+
+@test "record -- CMD (per task): the command's MMAP2 and its build id, as perf record" {
+	cp "$(command -v yes)" "$TMP/hwtlate"
+	want=$(readelf_id "$TMP/hwtlate")
+	run "$HWTRACE" record -q -e cpu-clock -o "$TMP/t.data" -- "$TMP/hwtlate" --version
+	[ "$status" -eq 0 ]
+	run perf script --show-mmap-events -i "$TMP/t.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"PERF_RECORD_MMAP2 "*" r-xp $TMP/hwtlate"* ]]
+	run perf buildid-list -i "$TMP/t.data"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -qx "$want $TMP/hwtlate"
+}
+
+@test "record -a -o -: build ids follow as HEADER_BUILD_ID records that stock perf reads" {
+	cmd=$(late_cmd)
+	want=$(readelf_id "$TMP/hwtlate")
+	"$HWTRACE" record -q -e cpu-clock -a -o - -- sh -c "$cmd" >"$TMP/lp.data"
+	run perf report --stats -i - <"$TMP/lp.data"
+	[ "$status" -eq 0 ]
+	n=$(printf '%s\n' "$output" | awk '$1 == "BUILD_ID" && $2 == "events:" { print $3 }')
+	[ "${n:-0}" -gt 0 ]
+	# after the last sample in the stream, as perf inject -b writes them
+	perf report -D -i - <"$TMP/lp.data" 2>/dev/null >"$TMP/stock.D"
+	offsets() {
+		awk -v t="$1" 'index($5, t) == 1 { print $3 }' "$TMP/stock.D" |
+			while read -r h; do echo $((h)); done | sort -n
+	}
+	last=$(offsets PERF_RECORD_SAMPLE | tail -1)
+	first=$(offsets PERF_RECORD_BUILD_ID | head -1)
+	[ -n "$last" ] && [ -n "$first" ]
+	[ "$first" -gt "$last" ]
+	run perf buildid-list -i - <"$TMP/lp.data"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -qx "$want $TMP/hwtlate"
+	# our -D prints them as perf does (the vdso's temporary name aside)
+	perf report -D -i - <"$TMP/lp.data" 2>/dev/null | grep -v 'dso: ' >"$TMP/stock.D"
+	# (ours ends with one more line, the byte totals)
+	"$HWTRACE" report -D -i - <"$TMP/lp.data" 2>/dev/null | sed '$d' | grep -v 'dso: ' \
+		>"$TMP/ours.D"
+	diff -u "$TMP/stock.D" "$TMP/ours.D"
 }
 
 @test "record -a --proc: a root that cannot be listed is an error, no file is left" {

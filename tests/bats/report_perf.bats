@@ -255,6 +255,42 @@ t = threading.Thread(target=lambda: sum(range(300000))); t.start(); t.join()"' \
 	grep -qE ': PERF_RECORD_CGROUP cgroup: [0-9]+ /' "$TMP/ours"
 }
 
+# a file of branch stack samples written by lib/perfdata.py (no LBR here):
+# stock perf's -D and ours, every line, for branch_sample_type $*
+compare_branch_dump() {
+	python3 "$BATS_TEST_DIRNAME/lib/perfdata.py" branch-file "$TMP/br.data" "$@"
+	perf report -D -i "$TMP/br.data" 2>/dev/null >"$TMP/stock"
+	"$HWTRACE" report -D -i "$TMP/br.data" >"$TMP/ours.all"
+	[[ "$(tail -n 1 "$TMP/ours.all")" == "bytes: "*" decoded, "* ]]
+	sed '$d' "$TMP/ours.all" >"$TMP/ours"
+	diff -u "$TMP/stock" "$TMP/ours"
+}
+
+@test "report -D: branch stacks as perf prints them, with and without HW_INDEX" {
+	for idx in "" hw-idx; do
+		compare_branch_dump $idx
+		# what the generator wrote: 3 entries, the flags of each, an empty stack
+		[ "$(grep -c '^\.\.\. branch stack: nr:' "$TMP/ours")" -eq 4 ]
+		grep -qx '\.\.\. branch stack: nr:0' "$TMP/ours"
+		grep -qxF '.....  0: 0000000000401000 -> 0000000000402000 7 cycles M    0 CALL' "$TMP/ours"
+		grep -qxF '.....  1: 0000000000402010 -> 0000000000401004 65535 cycles  P   0 RET' "$TMP/ours"
+		grep -qxF '.....  2: ffffffff81000000 -> 00007f0000001000 0 cycles   AT 5a COND' "$TMP/ours"
+		grep -qxF '.....  0: 0000000000500000 -> 0000000000500100 0 cycles      0 FAULT_DATA' "$TMP/ours"
+	done
+}
+
+@test "report -D: branch call stacks (CALL_STACK) as perf prints them, with and without HW_INDEX" {
+	for idx in "" hw-idx; do
+		compare_branch_dump callstack $idx
+		# n branches unwind to n + 1 addresses: the first's target, then each source
+		grep -qx '\.\.\. branch callstack: nr:4' "$TMP/ours"
+		grep -qx '\.\.\. branch callstack: nr:1' "$TMP/ours"
+		grep -A4 -x '\.\.\. branch callstack: nr:4' "$TMP/ours" | head -n 5 | tail -n 4 >"$TMP/cs"
+		printf '%s\n' '.....  0: 0000000000402000' '.....  1: 0000000000401000' \
+			'.....  2: 0000000000402010' '.....  3: ffffffff81000000' | diff -u - "$TMP/cs"
+	done
+}
+
 @test "report -D: -q drops perf's heading, as perf -q does" {
 	rec plain
 	perf report -q -D -i "$TMP/plain.data" 2>/dev/null | head -n 3 >"$TMP/stock"

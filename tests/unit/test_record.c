@@ -7,6 +7,7 @@
  * Expected counts and bytes are those the test itself put there.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -121,7 +122,7 @@ static void test_good(void)
 	put_aux(&f, 0, 64);
 	put_aux(&f, 64, 32);
 	put_rec(&f, PERF_RECORD_LOST, 24, lost, 2);
-	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st), 32 + 32 + 24);
+	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st, NULL), 32 + 32 + 24);
 	CHECK_EQ(f.st.records, 3);
 	CHECK_EQ(f.st.aux_records, 2);
 	CHECK_EQ(f.st.lost_events, 3);
@@ -152,14 +153,14 @@ static void test_bad_data_head(void)
 	for (int i = 0; i < DATA_SIZE / 8; i++)
 		put_rec(&f, HWT_REC_FINISHED_ROUND, 8, NULL, 0);
 	f.r.up->data_head = 3 * DATA_SIZE;
-	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st), 3 * DATA_SIZE);
+	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st, NULL), 3 * DATA_SIZE);
 	CHECK_EQ(f.st.records, 0);
 	CHECK_EQ(f.st.bad_records, 1);
 	CHECK_EQ(f.r.up->data_tail, 3 * DATA_SIZE);
 
 	/* behind the tail: nothing taken, the tail stays */
 	f.r.up->data_head = DATA_SIZE;
-	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st), 0);
+	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st, NULL), 0);
 	CHECK_EQ(f.st.records, 0);
 	CHECK_EQ(f.st.bad_records, 2);
 	CHECK_EQ(f.r.up->data_tail, 3 * DATA_SIZE);
@@ -167,7 +168,7 @@ static void test_bad_data_head(void)
 
 	/* a sane head again: its record is taken */
 	put_rec(&f, PERF_RECORD_LOST, 24, lost, 2);
-	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st), 24);
+	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st, NULL), 24);
 	CHECK_EQ(f.st.records, 1);
 	CHECK_EQ(f.st.lost_records, 1);
 	fake_fini(&f);
@@ -182,7 +183,7 @@ static void test_bad_record_size(void)
 	put_rec(&f, HWT_REC_FINISHED_ROUND, 8, NULL, 0);
 	put_rec(&f, HWT_REC_FINISHED_ROUND, 8, NULL, 0);
 	f.r.data[8 + 7] = 0xf0;		/* second record: size 0xf008 */
-	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st), 16);
+	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st, NULL), 16);
 	CHECK_EQ(f.st.records, 1);
 	CHECK_EQ(f.st.bad_records, 1);
 	fake_fini(&f);
@@ -207,7 +208,7 @@ static void test_bad_aux_range(void)
 	put_aux(&f, UINT64_MAX - 8, 64);	/* off + size wraps */
 	put_aux(&f, 64, 64);			/* behind what was taken */
 	put_aux(&f, 128, 64);			/* follows on */
-	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st), 6 * 32);
+	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st, NULL), 6 * 32);
 	CHECK_EQ(f.st.aux_records, 6);
 	CHECK_EQ(f.st.aux_bad_records, 4);
 	CHECK_EQ(f.st.aux_gap_bytes, 0);
@@ -217,7 +218,7 @@ static void test_bad_aux_range(void)
 	/* the window moved with aux_tail: up to 192 + AUX_SIZE is fine, past is not */
 	put_aux(&f, 192, AUX_SIZE);
 	put_aux(&f, 192 + AUX_SIZE, 1);
-	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st), 2 * 32);
+	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st, NULL), 2 * 32);
 	CHECK_EQ(f.st.aux_bad_records, 5);
 	CHECK_EQ(f.st.aux_bytes, 192 + AUX_SIZE);
 	CHECK_EQ(f.r.up->aux_tail, 192 + AUX_SIZE);
@@ -289,6 +290,51 @@ static void test_auxinfo_words(void)
 	CHECK_EQ(system(cmd), 0);
 }
 
+/* An MMAP (name at 40) or MMAP2 (name at 72) record naming @name, @size bytes. */
+static void put_mmap(struct fake *f, uint32_t type, const char *name, uint16_t size)
+{
+	size_t at = type == PERF_RECORD_MMAP ? 40 : 72;
+	struct perf_event_header h = { .type = type, .size = size };
+	uint64_t head = f->r.up->data_head;
+	uint8_t rec[256] = { 0 };
+
+	memcpy(rec, &h, sizeof(h));
+	memcpy(rec + at, name, strlen(name) < size - at ? strlen(name) : size - at);
+	for (int i = 0; i < size; i++)
+		f->r.data[(head + i) % DATA_SIZE] = rec[i];
+	f->r.up->data_head = head + size;
+}
+
+/* The files MMAP/MMAP2 records name are collected for the build ids, once each. */
+static void test_mmap_names(void)
+{
+	struct rec_dsos d = { 0 };
+	struct fake f;
+
+	fake_init(&f);
+	put_mmap(&f, PERF_RECORD_MMAP2, "/usr/lib/libfoo.so", 72 + 24);
+	put_mmap(&f, PERF_RECORD_MMAP2, "/usr/lib/libfoo.so", 72 + 24);
+	put_mmap(&f, PERF_RECORD_MMAP, "/bin/bar", 40 + 16);
+	put_mmap(&f, PERF_RECORD_MMAP2, "[vdso]", 72 + 8);		/* not a file */
+	put_mmap(&f, PERF_RECORD_MMAP2, "/no/nul/in/16", 72 + 8);	/* cut: no NUL */
+	CHECK_EQ(rec_ring__drain(&f.r, f.w, &f.st, &d), 96 * 2 + 56 + 80 * 2);
+	CHECK_EQ(f.st.records, 5);
+	CHECK_EQ(d.n, 2);
+	CHECK(d.n == 2 && !strcmp(d.names[0], "/usr/lib/libfoo.so") &&
+	      !strcmp(d.names[1], "/bin/bar"));
+	fake_fini(&f);
+	rec_dsos__free(&d);
+
+	/* a long recording: many repeats stay a few names (compacted when full) */
+	for (int i = 0; i < 100000; i++)
+		CHECK_EQ(rec_dsos__add(&d, i % 3 ? (i % 3 == 1 ? "/a" : "/b") : "/c"), 0);
+	CHECK(d.cap <= 256);
+	/* unreadable files: no entry, no feature; the set ends sorted and unique */
+	CHECK_EQ(rec_buildid__set(NULL, "/nonexistent", &d, false), 0);
+	CHECK(d.n == 3 && !strcmp(d.names[0], "/a") && !strcmp(d.names[2], "/c"));
+	rec_dsos__free(&d);
+}
+
 int main(void)
 {
 	RUN(test_good);
@@ -296,5 +342,6 @@ int main(void)
 	RUN(test_bad_record_size);
 	RUN(test_bad_aux_range);
 	RUN(test_auxinfo_words);
+	RUN(test_mmap_names);
 	return check_done("record");
 }

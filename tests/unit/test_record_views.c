@@ -117,10 +117,61 @@ static void test_sample_callchain(void)
 	CHECK(!sv.parsed_all);
 }
 
+/* IP | BRANCH_STACK (HW_INDEX) | DATA_SRC: two entries, hw_idx and the field after them */
+static void test_sample_branch_stack(void)
+{
+	uint64_t rec[1 + 1 + 2 + 2 * 3 + 1] = { 0 };
+	struct perf_event_header *h = (void *)rec;
+	struct hwt_attr attr = { 0 };
+	struct hwt_event ev = { .hdr = h, .attr = &attr };
+	struct hwt_sample_view sv;
+	uint64_t from, to, flags;
+
+	attr.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_DATA_SRC;
+	attr.attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_HW_INDEX;
+	h->type = PERF_RECORD_SAMPLE;
+	h->size = sizeof(rec);
+	rec[1] = 0x401000;
+	rec[2] = 2;			/* nr */
+	rec[3] = 5;			/* hw_idx */
+	rec[4] = 0x10;
+	rec[5] = 0x20;
+	rec[6] = 0x71;
+	rec[7] = 0x30;
+	rec[8] = 0x40;
+	rec[9] = 0x62;
+	rec[10] = 0xabc;
+	CHECK(hwt_event__sample(&ev, &sv));
+	CHECK(sv.has_branch);
+	CHECK_EQ(sv.branch_nr, 2);
+	CHECK_EQ(sv.branch_hw_idx, 5);
+	hwt_sample_view__branch(&sv, 1, &from, &to, &flags);
+	CHECK_EQ(from, 0x30);
+	CHECK_EQ(to, 0x40);
+	CHECK_EQ(flags, 0x62);
+	CHECK(sv.parsed_all);
+	CHECK_EQ(sv.data_src, 0xabc);
+	/* without HW_INDEX the entries start right after nr */
+	attr.attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	rec[3] = 0x10;
+	rec[4] = 0x20;
+	rec[5] = 0x71;
+	CHECK(hwt_event__sample(&ev, &sv));
+	hwt_sample_view__branch(&sv, 0, &from, &to, &flags);
+	CHECK_EQ(from, 0x10);
+	CHECK_EQ(flags, 0x71);
+	/* more entries than the record holds: no branch stack, never read past it */
+	rec[2] = 4;
+	CHECK(hwt_event__sample(&ev, &sv));
+	CHECK(!sv.has_branch);
+	CHECK(!sv.parsed_all);
+}
+
 int main(void)
 {
 	RUN(test_comm);
 	RUN(test_cpu_map_data);
 	RUN(test_sample_callchain);
+	RUN(test_sample_branch_stack);
 	return check_done("record_views");
 }
