@@ -52,7 +52,7 @@
  * @event:	the started event, NULL when stopped
  * @owner:	event that holds the backend (acquire .. release)
  * @cfg:	terms of @owner, with the device's counter width
- * @lost:	the device reported loss while no output handle was open
+ * @lost:	the device reported loss not yet flagged (set from any CPU)
  * @name:	cxl_hmu_mem<X>.<Y>.<Z>
  */
 struct cxl_hmu_pmu {
@@ -63,7 +63,7 @@ struct cxl_hmu_pmu {
 	struct perf_event *event;
 	struct perf_event *owner;
 	struct cxl_hmu_config cfg;
-	bool lost;
+	int lost;
 	char name[48];
 };
 
@@ -276,7 +276,7 @@ static int cxl_hmu_claim(struct cxl_hmu_pmu *hmu, struct perf_event *event,
 	}
 	if (!ret) {
 		hmu->cfg = *cfg;
-		hmu->lost = false;
+		WRITE_ONCE(hmu->lost, 0);
 		return 0;
 	}
 	ops->release(hmu->dev);
@@ -385,10 +385,8 @@ static void cxl_hmu_update_aux(struct cxl_hmu_pmu *hmu, bool restart)
 		unsigned long len = cxl_hmu_fill_aux(hmu);
 
 		/* the record that ends where the device dropped units */
-		if (hmu->lost) {
+		if (xchg(&hmu->lost, 0))
 			perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
-			hmu->lost = false;
-		}
 		perf_aux_output_end(h, len);
 	}
 	if (restart && !perf_aux_output_begin(h, hmu->event))
@@ -402,17 +400,22 @@ void cxl_hmu_pmu_irq(struct cxl_hmu_dev *dev, bool lost)
 
 	if (!hmu)
 		return;
-	hmu->lost |= lost;
-	event = hmu->event;
-	if (!event)
+	if (lost)
+		WRITE_ONCE(hmu->lost, 1);
+	event = READ_ONCE(hmu->event);
+	/*
+	 * Stopped, or routed ahead of the event while CPU hotplug moves it:
+	 * the entries wait in the hotlist, the loss in @lost.
+	 */
+	if (!event || event->cpu != smp_processor_id())
 		return;
 	hwt_aux_assert_context(event);
-	if (hmu->lost && hmu->handle.event) {
+	if (READ_ONCE(hmu->lost) && hmu->handle.event) {
 		/* real loss: as arm_spe_pmu, stop until the event is started again */
 		dev->ops->stop(dev);
 		cxl_hmu_update_aux(hmu, false);
 		event->hw.state = PERF_HES_STOPPED;
-		hmu->event = NULL;
+		WRITE_ONCE(hmu->event, NULL);
 		return;
 	}
 	cxl_hmu_update_aux(hmu, true);
@@ -438,7 +441,7 @@ static void cxl_hmu_start(struct perf_event *event, int flags)
 		return;
 	}
 	event->hw.state = 0;
-	hmu->event = event;
+	WRITE_ONCE(hmu->event, event);
 }
 
 static void cxl_hmu_stop(struct perf_event *event, int flags)
@@ -451,7 +454,7 @@ static void cxl_hmu_stop(struct perf_event *event, int flags)
 	hmu->dev->ops->stop(hmu->dev);
 	/* Like the RFC: what the hotlist holds at stop still reaches the buffer. */
 	cxl_hmu_update_aux(hmu, false);
-	hmu->event = NULL;
+	WRITE_ONCE(hmu->event, NULL);
 	event->hw.state = PERF_HES_STOPPED;
 }
 
