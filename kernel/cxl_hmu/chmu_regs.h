@@ -99,7 +99,6 @@ struct chmu_platform_ops {
  * @bitmap_off:	offset of the range bitmap from @base
  * @entries:	hotlist ring size (it holds @entries - 1)
  * @cfg0:	CFG0 as configured, ENABLE and RESET clear
- * @failed:	an operation timed out: the instance is not used again
  */
 struct chmu_inst {
 	struct cxl_hmu_dev dev;
@@ -109,7 +108,6 @@ struct chmu_inst {
 	u64 bitmap_off;
 	u16 entries;
 	u64 cfg0;
-	bool failed;
 };
 
 /**

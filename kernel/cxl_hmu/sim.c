@@ -352,14 +352,12 @@ static enum hrtimer_restart sim_tick(struct hrtimer *t)
 		s->op = CHMU_OP_RESET;
 	else if (!!(cfg0 & CHMU_CFG0_ENABLE) != s->enabled)
 		s->op = s->enabled ? CHMU_OP_DISABLE : CHMU_OP_ENABLE;
-	for (n = 0; s->enabled && !s->op && ktime_after(now, s->next_epoch); n++) {
-		if (n == 16) {
-			/* the clock fell far behind: skip the epochs it missed */
-			s->next_epoch = ktime_add(now, s->epoch);
-			break;
-		}
+	if (s->enabled && !s->op && ktime_after(now, s->next_epoch)) {
 		sim_batch(s, hwt_sim_hmu__packet_units(&s->model, SIM_BATCH_MAX));
+		/* one epoch per tick: a clock that fell behind skips epochs */
 		s->next_epoch = ktime_add(s->next_epoch, s->epoch);
+		if (ktime_after(now, s->next_epoch))
+			s->next_epoch = ktime_add(now, s->epoch);
 		if ((sim_tail(s) + SIM_HOTLIST - sim_head(s)) % SIM_HOTLIST >=
 		    FIELD_GET(CHMU_CFG2_FILL_THRESHOLD, sim_get(s, CHMU_CFG2)))
 			s->filled = true;
