@@ -20,12 +20,15 @@
  * @pmu:	the registered PMU
  * @cpu:	the backend's CPU field (cpumask, event_init and start use it)
  * @state:	dynamic cpuhp state of this PMU
+ * @moved:	optional: called with the new CPU before the events move there
+ *		(process context, the hotplug thread), to move the interrupt
  */
 struct hwt_hotplug {
 	struct hlist_node node;
 	struct pmu *pmu;
 	int *cpu;
 	enum cpuhp_state state;
+	void (*moved)(struct hwt_hotplug *hp, unsigned int cpu);
 };
 
 /* cpuhp teardown, in the hotplug thread of the dying CPU */
@@ -41,6 +44,8 @@ static inline int hwt_hotplug_offline(unsigned int cpu, struct hlist_node *node)
 		return 0;
 	/* new opens and the migrated events' start see the new CPU */
 	WRITE_ONCE(*hp->cpu, target);
+	if (hp->moved)
+		hp->moved(hp, target);
 	perf_pmu_migrate_context(hp->pmu, cpu, target);
 	return 0;
 }

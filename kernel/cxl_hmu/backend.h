@@ -27,6 +27,8 @@
  * @hotness_granual:	log2 of the unit size in bytes
  * @range_base:		start of the monitored DPA range, 256 MiB units
  * @range_size:		size of the monitored DPA range, 256 MiB units
+ * @fill_threshold:	hotlist entries that raise the interrupt
+ * @counter_width:	set by ->configure: count bits per entry for this unit size
  */
 struct cxl_hmu_config {
 	u32 epoch_type;
@@ -39,12 +41,14 @@ struct cxl_hmu_config {
 	u32 hotness_granual;
 	u32 range_base;
 	u32 range_size;
+	u32 fill_threshold;
+	u32 counter_width;
 };
 
 /**
  * struct cxl_hmu_caps - what the device supports (CHMU CAP0/CAP1 registers)
- * @counter_width:	bits of count in each hotlist entry (STATUS 39:32)
  * @hotlist_size:	entries in the hotlist ring
+ * @fill_default:	fill threshold when the event leaves the term at 0
  * @epoch_min_us:	shortest supported epoch
  * @epoch_max_us:	longest supported epoch
  * @always_on:		epoch_type 1 supported
@@ -53,8 +57,8 @@ struct cxl_hmu_config {
  * @range_units:	device capacity in 256 MiB units
  */
 struct cxl_hmu_caps {
-	u32 counter_width;
 	u32 hotlist_size;
+	u32 fill_default;
 	u64 epoch_min_us;
 	u64 epoch_max_us;
 	bool always_on;
@@ -67,19 +71,32 @@ struct cxl_hmu_dev;
 
 /**
  * struct cxl_hmu_ops - hardware access, called by the PMU
- * @configure:	program the terms; called on the event's CPU with IRQs off,
- *		once per event before its first start.  Return 0 or -errno.
- * @start:	begin monitoring; IRQs off, on the event's CPU
- * @stop:	stop monitoring and the fill interrupt; IRQs off, on the event's
- *		CPU, possibly from inside cxl_hmu_pmu_irq(): must not wait for
- *		the interrupt handler to finish.  Entries stay in the hotlist.
+ *
+ * Process context, may sleep (the PMU calls might_sleep()):
+ * @acquire:	take the device for one event (power, interrupt); from
+ *		event_init.  Return 0 or -errno, which perf_event_open returns.
+ * @configure:	program @cfg and reset the hotlist; from event_init after
+ *		@acquire.  Sets @cfg->counter_width.  Return 0 or -errno.
+ * @release:	give the device back; from the event's destroy
+ * @set_irq_cpu: route the interrupt to @cpu; from cxl_hmu_pmu_add() and from
+ *		the CPU hotplug callback, before the events move to @cpu
+ *
+ * IRQs off, on @dev->cpu (the PMU asserts both):
+ * @start:	enable monitoring; may wait for the device.  Return 0 or -errno
+ *		(the event then stays stopped)
+ * @stop:	disable monitoring and wait until the device has stopped writing
+ *		the hotlist; possibly from inside cxl_hmu_pmu_irq().  Entries
+ *		stay in the hotlist.
  * @hotlist_fill: entries waiting in the hotlist
- * @drain:	copy up to @max entries, oldest first, into @dst and remove them
- *		from the hotlist; return how many were copied
+ * @drain:	copy up to @max entries, oldest first, into @dst (CPU order) and
+ *		remove them from the hotlist; return how many were copied
  */
 struct cxl_hmu_ops {
-	int (*configure)(struct cxl_hmu_dev *dev, const struct cxl_hmu_config *cfg);
-	void (*start)(struct cxl_hmu_dev *dev);
+	int (*acquire)(struct cxl_hmu_dev *dev);
+	int (*configure)(struct cxl_hmu_dev *dev, struct cxl_hmu_config *cfg);
+	void (*release)(struct cxl_hmu_dev *dev);
+	void (*set_irq_cpu)(struct cxl_hmu_dev *dev, unsigned int cpu);
+	int (*start)(struct cxl_hmu_dev *dev);
 	void (*stop)(struct cxl_hmu_dev *dev);
 	u32 (*hotlist_fill)(struct cxl_hmu_dev *dev);
 	u32 (*drain)(struct cxl_hmu_dev *dev, u64 *dst, u32 max);
@@ -120,12 +137,14 @@ int cxl_hmu_pmu_add(struct cxl_hmu_dev *dev);
 void cxl_hmu_pmu_remove(struct cxl_hmu_dev *dev);
 
 /**
- * cxl_hmu_pmu_irq() - the hotlist reached its fill threshold
+ * cxl_hmu_pmu_irq() - the hotlist reached its fill threshold or overflowed
  * @dev: the device
+ * @lost: the device dropped hot units (hotlist overflow) since the last call
  *
  * Call in hard interrupt context on @dev->cpu.  Drains the hotlist into the
- * AUX buffer as RFC packets.
+ * AUX buffer as RFC packets.  On @lost the record is flagged TRUNCATED and
+ * the PMU stops the event until it is started again.
  */
-void cxl_hmu_pmu_irq(struct cxl_hmu_dev *dev);
+void cxl_hmu_pmu_irq(struct cxl_hmu_dev *dev, bool lost);
 
 #endif /* CXL_HMU_BACKEND_H */

@@ -13,8 +13,12 @@
  *
  * The header words are little-endian, like the entries.  A packet never
  * straddles the end of the AUX buffer and is never empty.  When the buffer is
- * full the remaining entries stay in the hotlist (nothing is lost, so nothing
- * is flagged TRUNCATED).  The device itself is behind struct cxl_hmu_ops.
+ * full the remaining entries stay in the hotlist; only when the device
+ * reports that its hotlist overflowed (hot units dropped) is the record
+ * flagged TRUNCATED, and the PMU then stops until the event is started
+ * again.  The device is behind struct cxl_hmu_ops: it is acquired and
+ * configured in event_init, where errors reach perf_event_open, and given
+ * back in the event's destroy.
  */
 #define pr_fmt(fmt) "cxl_hmu: " fmt
 
@@ -46,8 +50,9 @@
  * @dev:	the backend's device
  * @handle:	AUX output handle of the running event (one: PMU is exclusive)
  * @event:	the started event, NULL when stopped
- * @owner:	event the backend is configured for
- * @cfg:	terms of @owner
+ * @owner:	event that holds the backend (acquire .. release)
+ * @cfg:	terms of @owner, with the device's counter width
+ * @lost:	the device reported loss not yet flagged (set from any CPU)
  * @name:	cxl_hmu_mem<X>.<Y>.<Z>
  */
 struct cxl_hmu_pmu {
@@ -58,6 +63,7 @@ struct cxl_hmu_pmu {
 	struct perf_event *event;
 	struct perf_event *owner;
 	struct cxl_hmu_config cfg;
+	int lost;
 	char name[48];
 };
 
@@ -73,6 +79,8 @@ PMU_FORMAT_ATTR(hotness_threshold, "config1:0-31");
 PMU_FORMAT_ATTR(hotness_granual, "config1:32-63");
 PMU_FORMAT_ATTR(range_base, "config2:0-31");
 PMU_FORMAT_ATTR(range_size, "config2:32-63");
+/* not in the RFC: the CHMU CFG2 fill threshold, 0 = the device's default */
+PMU_FORMAT_ATTR(fill_threshold, "config:48-63");
 
 static struct attribute *cxl_hmu_format_attrs[] = {
 	&format_attr_epoch_type.attr,
@@ -85,6 +93,7 @@ static struct attribute *cxl_hmu_format_attrs[] = {
 	&format_attr_hotness_granual.attr,
 	&format_attr_range_base.attr,
 	&format_attr_range_size.attr,
+	&format_attr_fill_threshold.attr,
 	NULL
 };
 
@@ -142,11 +151,10 @@ static int cxl_hmu_parse(const struct cxl_hmu_pmu *hmu, const struct perf_event_
 {
 	const struct cxl_hmu_caps *caps = &hmu->dev->caps;
 	struct device *dev = hmu->pmu.dev;
-	u64 maxcount = BIT_ULL(caps->counter_width) - 1;
 	u64 epoch_us;
 
-	if (attr->config & GENMASK_ULL(63, 35)) {
-		dev_dbg(dev, "reserved config bits 63:35 set: %#llx\n", attr->config);
+	if (attr->config & GENMASK_ULL(47, 35)) {
+		dev_dbg(dev, "reserved config bits 47:35 set: %#llx\n", attr->config);
 		return -EINVAL;
 	}
 	c->epoch_type = attr->config & GENMASK_ULL(1, 0);
@@ -159,6 +167,8 @@ static int cxl_hmu_parse(const struct cxl_hmu_pmu *hmu, const struct perf_event_
 	c->hotness_granual = upper_32_bits(attr->config1);
 	c->range_base = lower_32_bits(attr->config2);
 	c->range_size = upper_32_bits(attr->config2);
+	c->fill_threshold = attr->config >> 48;
+	c->counter_width = 0;
 
 	if (c->epoch_type > 1 || (c->epoch_type == 1 && !caps->always_on)) {
 		dev_dbg(dev, "epoch_type %u not supported\n", c->epoch_type);
@@ -189,9 +199,16 @@ static int cxl_hmu_parse(const struct cxl_hmu_pmu *hmu, const struct perf_event_
 			c->downsampling_log2, caps->downsampling_mask);
 		return -EINVAL;
 	}
-	if (c->hotness_threshold < 1 || c->hotness_threshold > maxcount) {
-		dev_dbg(dev, "hotness_threshold %u not in 1..%llu\n", c->hotness_threshold,
-			maxcount);
+	/* the upper bound depends on the counter width: checked after configure */
+	if (c->hotness_threshold < 1) {
+		dev_dbg(dev, "hotness_threshold 0\n");
+		return -EINVAL;
+	}
+	if (!c->fill_threshold)
+		c->fill_threshold = caps->fill_default;
+	if (c->fill_threshold < 1 || c->fill_threshold > caps->hotlist_size) {
+		dev_dbg(dev, "fill_threshold %u not in 1..%u\n", c->fill_threshold,
+			caps->hotlist_size);
 		return -EINVAL;
 	}
 	if (!c->hotness_granual && (caps->granual_mask & GENMASK_ULL(63, 8)))
@@ -216,11 +233,56 @@ static int cxl_hmu_parse(const struct cxl_hmu_pmu *hmu, const struct perf_event_
 	return 0;
 }
 
+/* process context, after the event's last del: give the device back */
 static void cxl_hmu_event_destroy(struct perf_event *event)
 {
 	struct cxl_hmu_pmu *hmu = to_hmu(event->pmu);
 
-	cmpxchg(&hmu->owner, event, NULL);
+	might_sleep();
+	if (WARN_ON_ONCE(hmu->owner != event))
+		return;
+	hmu->dev->ops->release(hmu->dev);
+	WRITE_ONCE(hmu->owner, NULL);
+}
+
+/*
+ * Process context, may sleep: take the device for @event and program it.
+ * One event holds it at a time (the PMU is exclusive, but the core checks
+ * that only after event_init), so a second open gets EBUSY here.
+ */
+static int cxl_hmu_claim(struct cxl_hmu_pmu *hmu, struct perf_event *event,
+			 struct cxl_hmu_config *cfg)
+{
+	const struct cxl_hmu_ops *ops = hmu->dev->ops;
+	u64 maxcount;
+	int ret;
+
+	might_sleep();
+	if (cmpxchg(&hmu->owner, NULL, event))
+		return -EBUSY;
+	ret = ops->acquire(hmu->dev);
+	if (ret)
+		goto free;
+	ret = ops->configure(hmu->dev, cfg);
+	if (!ret && (cfg->counter_width < 1 || cfg->counter_width > 63)) {
+		dev_dbg(hmu->pmu.dev, "device counter width %u\n", cfg->counter_width);
+		ret = -EIO;
+	}
+	maxcount = BIT_ULL(cfg->counter_width) - 1;
+	if (!ret && cfg->hotness_threshold > maxcount) {
+		dev_dbg(hmu->pmu.dev, "hotness_threshold %u not in 1..%llu (unit 2^%u)\n",
+			cfg->hotness_threshold, maxcount, cfg->hotness_granual);
+		ret = -EINVAL;
+	}
+	if (!ret) {
+		hmu->cfg = *cfg;
+		WRITE_ONCE(hmu->lost, 0);
+		return 0;
+	}
+	ops->release(hmu->dev);
+free:
+	WRITE_ONCE(hmu->owner, NULL);
+	return ret;
 }
 
 static int cxl_hmu_event_init(struct perf_event *event)
@@ -246,6 +308,8 @@ static int cxl_hmu_event_init(struct perf_event *event)
 		return -EINVAL;
 	}
 	ret = cxl_hmu_parse(hmu, &event->attr, &cfg);
+	if (!ret)
+		ret = cxl_hmu_claim(hmu, event, &cfg);
 	if (ret)
 		return ret;
 	event->destroy = cxl_hmu_event_destroy;
@@ -297,8 +361,10 @@ static unsigned long cxl_hmu_fill_aux(struct cxl_hmu_pmu *hmu)
 		got = ops->drain(hmu->dev, (u64 *)(pkt + 2), n);
 		if (!got)
 			break;
-		/* little-endian like the entries, whatever the CPU */
-		pkt[0] = cpu_to_le64(got | (u64)hmu->dev->caps.counter_width << 16);
+		/* little-endian, whatever the CPU */
+		for (n = 0; n < got; n++)
+			pkt[2 + n] = cpu_to_le64(((u64 *)pkt)[2 + n]);
+		pkt[0] = cpu_to_le64(got | (u64)hmu->cfg.counter_width << 16);
 		pkt[1] = cpu_to_le64(CXL_HMU_HDR1);
 		written += CXL_HMU_HDR_SIZE + (unsigned long)got * 8;
 	}
@@ -315,19 +381,43 @@ static void cxl_hmu_update_aux(struct cxl_hmu_pmu *hmu, bool restart)
 {
 	struct perf_output_handle *h = &hmu->handle;
 
-	if (h->event)
-		perf_aux_output_end(h, cxl_hmu_fill_aux(hmu));
+	if (h->event) {
+		unsigned long len = cxl_hmu_fill_aux(hmu);
+
+		/* the record that ends where the device dropped units */
+		if (xchg(&hmu->lost, 0))
+			perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
+		perf_aux_output_end(h, len);
+	}
 	if (restart && !perf_aux_output_begin(h, hmu->event))
 		dev_dbg(hmu->pmu.dev, "AUX buffer full\n");
 }
 
-void cxl_hmu_pmu_irq(struct cxl_hmu_dev *dev)
+void cxl_hmu_pmu_irq(struct cxl_hmu_dev *dev, bool lost)
 {
 	struct cxl_hmu_pmu *hmu = dev->pmu;
+	struct perf_event *event;
 
-	if (!hmu || !hmu->event)
+	if (!hmu)
 		return;
-	hwt_aux_assert_context(hmu->event);
+	if (lost)
+		WRITE_ONCE(hmu->lost, 1);
+	event = READ_ONCE(hmu->event);
+	/*
+	 * Stopped, or routed ahead of the event while CPU hotplug moves it:
+	 * the entries wait in the hotlist, the loss in @lost.
+	 */
+	if (!event || event->cpu != smp_processor_id())
+		return;
+	hwt_aux_assert_context(event);
+	if (READ_ONCE(hmu->lost) && hmu->handle.event) {
+		/* real loss: as arm_spe_pmu, stop until the event is started again */
+		dev->ops->stop(dev);
+		cxl_hmu_update_aux(hmu, false);
+		event->hw.state = PERF_HES_STOPPED;
+		WRITE_ONCE(hmu->event, NULL);
+		return;
+	}
 	cxl_hmu_update_aux(hmu, true);
 	/* Room left only at the start of the buffer: one more window. */
 	if (hmu->handle.event && dev->ops->hotlist_fill(dev))
@@ -345,9 +435,13 @@ static void cxl_hmu_start(struct perf_event *event, int flags)
 		event->hw.state = PERF_HES_STOPPED;
 		return;
 	}
+	if (hmu->dev->ops->start(hmu->dev)) {
+		perf_aux_output_end(&hmu->handle, 0);
+		event->hw.state = PERF_HES_STOPPED;
+		return;
+	}
 	event->hw.state = 0;
-	hmu->event = event;
-	hmu->dev->ops->start(hmu->dev);
+	WRITE_ONCE(hmu->event, event);
 }
 
 static void cxl_hmu_stop(struct perf_event *event, int flags)
@@ -360,24 +454,13 @@ static void cxl_hmu_stop(struct perf_event *event, int flags)
 	hmu->dev->ops->stop(hmu->dev);
 	/* Like the RFC: what the hotlist holds at stop still reaches the buffer. */
 	cxl_hmu_update_aux(hmu, false);
-	hmu->event = NULL;
+	WRITE_ONCE(hmu->event, NULL);
 	event->hw.state = PERF_HES_STOPPED;
 }
 
 static int cxl_hmu_add(struct perf_event *event, int flags)
 {
-	struct cxl_hmu_pmu *hmu = to_hmu(event->pmu);
-	int ret;
-
-	if (hmu->owner != event) {
-		/* Terms were checked at init; re-decode what the backend needs. */
-		ret = cxl_hmu_parse(hmu, &event->attr, &hmu->cfg);
-		if (!ret)
-			ret = hmu->dev->ops->configure(hmu->dev, &hmu->cfg);
-		if (ret)
-			return ret;
-		hmu->owner = event;
-	}
+	/* the device was configured for this event in event_init */
 	event->hw.state = PERF_HES_STOPPED;
 	if (flags & PERF_EF_START)
 		cxl_hmu_start(event, 0);
@@ -401,13 +484,21 @@ static void *cxl_hmu_setup_aux(struct perf_event *event, void **pages, int nr_pa
 	return hwt_aux_setup(event, pages, nr_pages, overwrite, CXL_HMU_HDR_SIZE + 8);
 }
 
+/* cpuhp teardown of the PMU's CPU: the interrupt goes where the events go */
+static void cxl_hmu_moved(struct hwt_hotplug *hp, unsigned int cpu)
+{
+	struct cxl_hmu_pmu *hmu = container_of(hp, struct cxl_hmu_pmu, hotplug);
+
+	hmu->dev->ops->set_irq_cpu(hmu->dev, cpu);
+}
+
 int cxl_hmu_pmu_add(struct cxl_hmu_dev *dev)
 {
 	struct cxl_hmu_pmu *hmu;
 	int ret;
 
-	if (!dev->ops || dev->caps.counter_width < 1 || dev->caps.counter_width > 32 ||
-	    !hwt_cpu_usable(dev->cpu))
+	might_sleep();
+	if (!dev->ops || !dev->caps.hotlist_size || !hwt_cpu_usable(dev->cpu))
 		return -EINVAL;
 	hmu = kzalloc(sizeof(*hmu), GFP_KERNEL);
 	if (!hmu)
@@ -430,6 +521,8 @@ int cxl_hmu_pmu_add(struct cxl_hmu_dev *dev)
 		.free_aux = hwt_aux_free,
 	};
 	dev->pmu = hmu;
+	hmu->hotplug.moved = cxl_hmu_moved;
+	dev->ops->set_irq_cpu(dev, dev->cpu);
 	ret = perf_pmu_register(&hmu->pmu, hmu->name, -1);
 	if (!ret) {
 		ret = hwt_hotplug_add(&hmu->hotplug, "perf/cxl_hmu:online", &hmu->pmu, &dev->cpu);

@@ -24,6 +24,10 @@
  *   while the event is enabled, -H keeps both mappings for ms after close(),
  *   -c opens n events at once (no mapping) and reports how many succeeded.
  *
+ *   For a cxl_hmu PMU the device model's counters (the cxl_hmu_sim module's
+ *   stat_* parameters) are read around the capture and their differences
+ *   printed as "AUXCAP DEVICE name=delta ...".
+ *
  *   After a TRUNCATED record the event is disabled and enabled again: the PMU
  *   stops on real loss, and whether the core also disabled the event depends
  *   on the kernel and, on 6.1, on the CPU.
@@ -91,6 +95,26 @@ static int read_line(const char *path, char *buf, size_t len)
 	if (!ok)
 		return -1;
 	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+#define DEVICE_STATS "/sys/module/cxl_hmu_sim/parameters/stat_"
+static const char *const device_stats[] = { "dropped", "overflows", "wraps", "disables",
+					    "undrained" };
+#define NSTATS (sizeof(device_stats) / sizeof(device_stats[0]))
+
+/* the device model's counters; 0 when there is none */
+static int read_device_stats(unsigned long long *v)
+{
+	char path[128], buf[64];
+	unsigned int i;
+
+	for (i = 0; i < NSTATS; i++) {
+		snprintf(path, sizeof(path), DEVICE_STATS "%s", device_stats[i]);
+		if (read_line(path, buf, sizeof(buf)))
+			return -1;
+		v[i] = strtoull(buf, NULL, 0);
+	}
 	return 0;
 }
 
@@ -392,8 +416,9 @@ int main(int argc, char **argv)
 {
 	struct opts o = { .aux_pages = 64, .ms = 1000, .uid = -1 };
 	struct perf_event_attr attr;
+	unsigned long long stats0[NSTATS], stats1[NSTATS];
 	struct capture c;
-	int opt;
+	int opt, have_stats;
 
 	while ((opt = getopt(argc, argv, "e:C:m:t:b:s:o:n:u:P:D:H:c:TRFNVU")) != -1) {
 		switch (opt) {
@@ -449,6 +474,7 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		return i == o.cycles ? 0 : 1;
 	}
+	have_stats = !strncmp(o.event, "cxl_hmu", 7) && !read_device_stats(stats0);
 	if (open_event(&o, &attr, &c))
 		return 3;
 	if (o.out) {
@@ -464,6 +490,14 @@ int main(int argc, char **argv)
 	       "lost=%llu gaps=%llu enables=%llu after_trunc=%llu periods=%llu toggles=%llu\n",
 	       c.st.records, c.st.bytes, c.st.truncated, c.st.partial, c.st.collision, c.st.lost,
 	       c.st.gaps, c.st.enables, c.st.after_trunc, c.st.periods, c.st.toggles);
+	if (have_stats && !read_device_stats(stats1)) {
+		unsigned int i;
+
+		printf("AUXCAP DEVICE");
+		for (i = 0; i < NSTATS; i++)
+			printf(" %s=%llu", device_stats[i], stats1[i] - stats0[i]);
+		printf("\n");
+	}
 	fflush(stdout);
 	return 0;
 }

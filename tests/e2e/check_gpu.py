@@ -116,6 +116,8 @@ def data_hmu(check, hwt, path, seed, gran, rsize, thr):
     rc, out, err = tool([hwt, "report", "-D", "-i", path])
     lines = out.splitlines()
     heads = [ln for ln in lines if ln.startswith("Header 0: units: ")]
+    # the device drops hot units when its hotlist overflows: TRUNCATED records
+    trunc = sum(1 for ln in lines if "PERF_RECORD_AUX " in ln and "[T" in ln)
     model = sim_hmu.SimHmu(seed, (rsize << 28) >> gran, 16, thr).packets()
     # one model batch is one packet, or several when the buffer end cut it
     units = [int(h.split()[3], 16) for h in heads if h.endswith(" counter_width 10")]
@@ -124,19 +126,28 @@ def data_hmu(check, hwt, path, seed, gran, rsize, thr):
         if not left:
             left = next(model)[0]
         part, left = part and n <= left, left - n
-    check(rc == 0 and heads and part and "Header 1 : deadbeef" in lines and
+    check(rc == 0 and heads and (part or trunc > 0) and "Header 1 : deadbeef" in lines and
           any(re.fullmatch(r"\. \.\.\. CXL_HMU data: size \d+ bytes", ln) for ln in lines),
           "rec_hmu: `report -D` prints the RFC's lines; %d packet headers split the model's "
-          "batches exactly"
-          % len(heads))
+          "batches exactly, or the device lost units (%d TRUNCATED records)" % (len(heads), trunc))
     rc, recs, err = script_json(hwt, path)
     got = [(r["unit"], r["count"]) for r in recs if r.get("type") == "cxl_hmu_unit"]
-    model = sim_hmu.SimHmu(seed, (rsize << 28) >> gran, 16, thr).packets()
-    want = []
-    while len(want) < len(got):
-        want += [(e >> 16, e & 0xFFFF) for e in next(model)[1]]
-    check(rc == 0 and got and got == want[:len(got)],
-          "rec_hmu: `script --json`: %d units/counts equal the model" % len(got))
+    want = ((e >> 16, e & 0xFFFF) for _, es in
+            sim_hmu.SimHmu(seed, (rsize << 28) >> gran, 16, thr).packets() for e in es)
+    skipped, ok = 0, True
+    for g in got:
+        for w in want:
+            if w == g:
+                break
+            skipped += 1
+            if skipped > 100000:
+                ok = False
+                break
+        if not ok:
+            break
+    check(rc == 0 and got and ok and (skipped == 0 or trunc > 0),
+          "rec_hmu: `script --json`: %d units/counts equal the model, %d missing where the "
+          "device lost units (%d TRUNCATED records)" % (len(got), skipped, trunc))
 
 
 def data_panthor(check, hwt, path, seed, layout):
