@@ -251,19 +251,57 @@ void hmu_rank__make_room(struct hmu_rank *r)
 	}
 }
 
+/*
+ * hmu_rank__add() for each entry, with the table's fields in registers
+ * (only a make_room changes them) and the slots fetched ahead.
+ */
 void hmu_rank__add_packed(struct hmu_rank *r, const uint8_t *p, uint32_t n, uint32_t shift)
 {
-	uint64_t mask = (1ULL << shift) - 1;
+	uint64_t cmask = (1ULL << shift) - 1, used = r->used;
+	struct hmu_slot *tab = r->tab;
+	uint32_t bits = r->bits;
+	uint64_t mask = (1ULL << bits) - 1;
 
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t raw = hwt_le64(p + 8ULL * i);
+		uint64_t raw = hwt_le64(p + 8ULL * i), count = raw & cmask;
+		uint64_t key = (raw >> shift) + 1, j = (key * HMU_RANK_HASH_MUL) >> (64 - bits);
+		struct hmu_slot *s;
 
 		/* the table can outgrow the caches: fetch a later entry's slot now */
-		if (i + HMU_RANK_PREFETCH < n)
-			__builtin_prefetch(&r->tab[hmu_rank__slot(r, hwt_le64(p + 8ULL *
-						(i + HMU_RANK_PREFETCH)) >> shift)], 1);
-		hmu_rank__add(r, raw >> shift, raw & mask);
+		if (i + HMU_RANK_PREFETCH < n) {
+			uint64_t k = (hwt_le64(p + 8ULL * (i + HMU_RANK_PREFETCH)) >> shift) + 1;
+
+			__builtin_prefetch(&tab[(k * HMU_RANK_HASH_MUL) >> (64 - bits)], 1);
+		}
+		for (;;) {
+			s = &tab[j];
+			if (s->key == key || !s->key)
+				break;
+			j = (j + 1) & mask;
+		}
+		if (s->key == key) {
+			s->total += count;
+			if (s->total < count)
+				s->total = UINT64_MAX;
+			s->reports++;
+			continue;
+		}
+		if (used * 2 >= mask + 1) {	/* half full: the slow path, rarely */
+			r->used = used;
+			hmu_rank__make_room(r);
+			hmu_rank__add(r, raw >> shift, count);
+			used = r->used;
+			tab = r->tab;
+			bits = r->bits;
+			mask = (1ULL << bits) - 1;
+			continue;
+		}
+		s->key = key;
+		s->total = count;
+		s->reports = 1;
+		used++;
 	}
+	r->used = used;
 }
 
 /* Whether @a ranks before @b: higher total, then lower unit. */
