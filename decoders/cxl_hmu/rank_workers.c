@@ -17,28 +17,19 @@ static inline uint32_t hmu_rank_part__of(uint64_t unit, uint32_t n)
 	return (uint32_t)(((((unit + 1) * HMU_RANK_PART_MUL) >> 32) * n) >> 32);
 }
 
-/*
- * Count the entries of @b that fall in partition @pt: gathered first with no
- * branch on the partition (a coin flip per entry the predictor would miss).
- */
+/* Count partition @pt's entries of @b. */
 static void hmu_rank_part__count(struct hmu_rank_workers *w, struct hmu_rank_part *pt,
 				 const struct hmu_rank_batch *b)
 {
-	uint32_t m = 0;
+	const uint64_t *raw = b->raw[pt->index];
+	uint32_t m = b->n[pt->index];
 
 	if (b->shift >= 64) {	/* width 64: every bit is count and the unit is 0 */
-		if (hmu_rank_part__of(0, w->n) == pt->index)
-			for (uint32_t i = 0; i < b->n; i++)
-				hmu_rank__add(&pt->rank, 0, hwt_le64((const uint8_t *)&b->raw[i]));
+		for (uint32_t i = 0; i < m; i++)
+			hmu_rank__add(&pt->rank, 0, hwt_le64((const uint8_t *)&raw[i]));
 		return;
 	}
-	for (uint32_t i = 0; i < b->n; i++) {
-		uint64_t unit = hwt_le64((const uint8_t *)&b->raw[i]) >> b->shift;
-
-		pt->mine[m] = b->raw[i];
-		m += hmu_rank_part__of(unit, w->n) == pt->index;
-	}
-	hmu_rank__add_packed(&pt->rank, (const uint8_t *)pt->mine, m, b->shift);
+	hmu_rank__add_packed(&pt->rank, (const uint8_t *)raw, m, b->shift);
 }
 
 static void *hmu_rank_part__main(void *arg)
@@ -83,8 +74,11 @@ static uint64_t hmu_rank_workers__tail(const struct hmu_rank_workers *w)
 static void hmu_rank_workers__publish(struct hmu_rank_workers *w)
 {
 	struct hmu_rank_batch *b = hmu_rank_workers__cur(w);
+	uint32_t any = 0;
 
-	if (!b->n)
+	for (uint32_t k = 0; k < w->n; k++)
+		any |= b->n[k];
+	if (!any)
 		return;
 	for (uint32_t k = 0; k < w->n; k++)	/* a worker that did not start: count here */
 		if (!w->part[k].running)
@@ -95,7 +89,9 @@ static void hmu_rank_workers__publish(struct hmu_rank_workers *w)
 	while (w->head - hmu_rank_workers__tail(w) >= HMU_RANK_RING)
 		pthread_cond_wait(&w->can_put, &w->lock);
 	pthread_mutex_unlock(&w->lock);
-	hmu_rank_workers__cur(w)->n = 0;
+	b = hmu_rank_workers__cur(w);
+	for (uint32_t k = 0; k < w->n; k++)
+		b->n[k] = 0;
 }
 
 /* Stop the threads once they have counted what is published (or at once: @drop); join them. */
@@ -121,8 +117,7 @@ static void hmu_rank_workers__stop(struct hmu_rank_workers *w, bool drop)
 bool hmu_rank_workers__init(struct hmu_rank_workers *w, uint64_t budget, uint64_t summary,
 			    bool threads)
 {
-	uint64_t ring = sizeof(struct hmu_rank_batch) * HMU_RANK_RING +
-			sizeof(uint64_t) * HMU_RANK_BATCH * HMU_RANK_WORKERS;
+	uint64_t ring = sizeof(struct hmu_rank_batch) * HMU_RANK_RING;
 
 	memset(w, 0, sizeof(*w));
 	w->n = threads && budget >= HMU_RANK_THREAD_MIN ? HMU_RANK_WORKERS : 1;
@@ -146,9 +141,6 @@ bool hmu_rank_workers__init(struct hmu_rank_workers *w, uint64_t budget, uint64_
 
 		pt->w = w;
 		pt->index = k;
-		pt->mine = malloc(sizeof(uint64_t) * HMU_RANK_BATCH);
-		if (!pt->mine)
-			goto fail;
 		/* no thread: the producer counts this partition itself */
 		pt->running = !pthread_create(&pt->thread, NULL, hmu_rank_part__main, pt);
 	}
@@ -161,6 +153,8 @@ fail:
 void hmu_rank_workers__add_packed(struct hmu_rank_workers *w, const uint8_t *p, uint32_t n,
 				  uint32_t shift)
 {
+	struct hmu_rank_batch *b;
+
 	if (!w->ring) {
 		if (shift < 64)
 			hmu_rank__add_packed(&w->part[0].rank, p, n, shift);
@@ -169,21 +163,44 @@ void hmu_rank_workers__add_packed(struct hmu_rank_workers *w, const uint8_t *p, 
 				hmu_rank__add(&w->part[0].rank, 0, hwt_le64(p + 8ULL * i));
 		return;
 	}
-	while (n) {
-		struct hmu_rank_batch *b = hmu_rank_workers__cur(w);
-		uint32_t k;
-
-		if (b->n && b->shift != shift)	/* a batch holds entries of one width */
-			hmu_rank_workers__publish(w);
+	b = hmu_rank_workers__cur(w);
+	if (b->shift != shift) {	/* a batch holds entries of one width */
+		hmu_rank_workers__publish(w);
 		b = hmu_rank_workers__cur(w);
 		b->shift = shift;
-		k = HMU_RANK_BATCH - b->n < n ? HMU_RANK_BATCH - b->n : n;
-		memcpy(b->raw + b->n, p, 8ULL * k);	/* little-endian: hmu_rank_part__count() */
-		b->n += k;
-		p += 8ULL * k;
-		n -= k;
-		if (b->n == HMU_RANK_BATCH)
+	}
+	while (n) {
+		uint32_t cnt[HMU_RANK_WORKERS], full = 0, i;
+
+		/* the ring is only there with HMU_RANK_WORKERS partitions: constant loops */
+		for (uint32_t k = 0; k < HMU_RANK_WORKERS; k++)
+			cnt[k] = b->n[k];
+		/*
+		 * Each entry is stored at every partition's end and only its own
+		 * partition's count advances: no branch on the partition (a coin
+		 * flip) and no count in memory to wait for.  Every count stays
+		 * below HMU_RANK_BATCH, so the stores stay in their batch.
+		 */
+		for (i = 0; i < n && !full; i++, p += 8) {
+			/* width 64: every bit is count and the unit is 0 */
+			uint64_t unit = shift >= 64 ? 0 : hwt_le64(p) >> shift, raw;
+			uint32_t part = hmu_rank_part__of(unit, HMU_RANK_WORKERS);
+
+			memcpy(&raw, p, 8);	/* as read: hmu_rank_part__count() */
+			for (uint32_t k = 0; k < HMU_RANK_WORKERS; k++) {
+				b->raw[k][cnt[k]] = raw;
+				cnt[k] += part == k;
+				full |= cnt[k] == HMU_RANK_BATCH;
+			}
+		}
+		for (uint32_t k = 0; k < HMU_RANK_WORKERS; k++)
+			b->n[k] = cnt[k];
+		n -= i;
+		if (full) {
 			hmu_rank_workers__publish(w);
+			b = hmu_rank_workers__cur(w);
+			b->shift = shift;
+		}
 	}
 }
 
@@ -269,8 +286,6 @@ void hmu_rank_workers__free(struct hmu_rank_workers *w)
 	free(w->ring);
 	w->ring = NULL;
 	for (uint32_t k = 0; k < w->n; k++) {
-		free(w->part[k].mine);
-		w->part[k].mine = NULL;
 		hmu_rank__free(&w->part[k].rank);
 	}
 }

@@ -3,8 +3,10 @@
  * rank_workers.h - the CXL HMU ranking of report, split over worker threads.
  *
  * The units are hash-partitioned over HMU_RANK_WORKERS rankings (rank.h),
- * each fed by its own thread through a small ring of entry batches, so the
- * decoding thread only routes raw entries while the workers count them.  A
+ * each fed by its own thread through a small ring of entry batches.  The
+ * decoding thread routes each raw entry to its partition's half of the
+ * batch (one pass over the entries, where it would otherwise copy them) and
+ * each worker counts only its own half.  A
  * unit lives in one partition: its count there is that of a ranking alone,
  * so every count is within its partition's error and the global bound is
  * the largest of them.  Without threads (a small budget, or pthread_create
@@ -20,27 +22,25 @@
 #include "rank.h"
 
 #define HMU_RANK_WORKERS	2
-#define HMU_RANK_BATCH		65536	/* entries per batch: 512 KiB */
+#define HMU_RANK_BATCH		32768	/* entries per partition and batch: 256 KiB */
 #define HMU_RANK_RING		8	/* batches in flight: rides out a scheduler delay */
 /* below this budget one ranking in the caller's thread (the ring would weigh) */
 #define HMU_RANK_THREAD_MIN	(16ULL << 20)
 
 struct hmu_rank_batch {
-	uint64_t raw[HMU_RANK_BATCH];	/* hotlist entries as read (host order) */
-	uint32_t n;
+	uint64_t raw[HMU_RANK_WORKERS][HMU_RANK_BATCH];	/* each partition's entries as read (LE) */
+	uint32_t n[HMU_RANK_WORKERS];
 	uint32_t shift;			/* counter width; 64: unit 0, raw is the count */
 };
 
 /**
  * struct hmu_rank_part - one partition: its ranking and its thread
  * @rank:	the counts; touched only by @thread while it runs
- * @mine:	this partition's entries of the batch being counted
  * @tail:	batches this worker has counted (under the lock)
  * @running:	@thread was started and is not joined
  */
 struct hmu_rank_part {
 	struct hmu_rank rank;
-	uint64_t *mine;
 	uint64_t tail;
 	bool running;
 	pthread_t thread;
@@ -51,9 +51,8 @@ struct hmu_rank_part {
 /**
  * struct hmu_rank_workers - partitions fed from one ring of batches
  * @n:		partitions: 1 (no threads, no ring) or HMU_RANK_WORKERS
- * @ring:	every worker reads every batch and counts its own units, so
- *		the producer only copies entries; a batch is free again once
- *		every worker has counted it
+ * @ring:	each batch holds every worker's entries, routed by the producer;
+ *		a batch is free again once every worker has counted its part
  * @head:	batches published (under @lock); the producer fills ring[head]
  * @done:	no more batches will come
  */
