@@ -92,7 +92,8 @@ int run(struct cli *c, struct run_args *a)
 		.nopts = c->nopts,
 		.raw_type = a->raw_type,
 		.no_summary = a->mode != RUN_REPORT,
-		.summary_only = a->mode == RUN_REPORT && !a->metrics,
+		/* report --metrics: the computer sees each record, the sink only groups */
+		.summary_only = a->mode == RUN_REPORT,
 		.metrics = a->metrics,
 		.metrics_groups_only = a->mode == RUN_REPORT,
 	};
