@@ -144,6 +144,7 @@ struct oa_state {
 	const uint8_t *piece;
 	size_t piece_size;
 	uint64_t piece_off, scan_pos;	/* scan_pos: file offset scanned up to */
+	bool scan_odd;			/* the scan met a bad header in this piece */
 	/* perf.data: the AUX drain time and the last report it covers (aux_time()) */
 	uint64_t time, anchor_time, anchor_ts, last_cpu;
 	uint64_t last_report_time;	/* CPU time of the last report, 0: none */
@@ -369,8 +370,6 @@ static void scan_ahead(struct oa_state *s, uint64_t ts)
 	uint32_t sh = ts_shifted(s);
 	uint64_t mask = ts_mask(s), end = s->piece_off + s->piece_size;
 
-	if (s->scan_pos < s->piece_off)
-		s->scan_pos = s->piece_off;
 	while (s->scan_pos + 8 <= end) {
 		const uint8_t *p = s->piece + (s->scan_pos - s->piece_off);
 		uint32_t type;
@@ -381,8 +380,12 @@ static void scan_ahead(struct oa_state *s, uint64_t ts)
 		memcpy(&type, p, 4);
 		memcpy(&pad, p + 4, 2);
 		memcpy(&size, p + 6, 2);
-		if (pad || size < 8 || size > end - s->scan_pos) {
-			s->scan_pos = end;	/* the walk reports it; no look-ahead past it */
+		if (size > end - s->scan_pos && !pad && size >= 8)
+			return;		/* ends in the next piece: resume here then */
+		if (pad || size < 8) {
+			/* the walk reports it; no look-ahead past it in this piece */
+			s->scan_pos = end;
+			s->scan_odd = true;
 			return;
 		}
 		if (type == IGT_PERF_RECORD_CORRELATION && size == 24)
@@ -419,6 +422,9 @@ static bool cpu_time(struct oa_state *s, uint64_t ts, uint64_t *cpu)
 			return hwt_igt__gpu_to_cpu(s->corr + i, 2, ts, mask, sh, cpu);
 		}
 	}
+	/* no bracket (a timestamp wrap...): from every point of the piece, as before */
+	if (s->st.source == 1)
+		scan_ahead(s, UINT64_MAX);
 	return hwt_igt__gpu_to_cpu(s->corr, s->ncorr, ts, mask, sh, cpu);
 }
 
@@ -648,6 +654,11 @@ static size_t oa_decode(void *state, const struct hwt_chunk *chunk, const struct
 	s->piece = chunk->data;
 	s->piece_size = chunk->size;
 	s->piece_off = chunk->file_offset;
+	/* behind the walk (it took those points) or stopped by garbage: start afresh */
+	if (s->scan_pos < s->piece_off || s->scan_odd) {
+		s->scan_pos = s->piece_off;
+		s->scan_odd = false;
+	}
 	if (s->st.source == 2 && !s->no_time)
 		look_ahead(s, chunk->data, chunk->size, chunk->file_offset);
 	return hwt_i915_stream__walk(chunk->data, chunk->size, chunk->file_offset, chunk->last,
