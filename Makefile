@@ -23,8 +23,9 @@ CPPFLAGS  += -DHWTRACE_VERSION=\"$(VERSION)\" -D_GNU_SOURCE $(addprefix -I,$(HDR
              -Idecoders/core -Idecoders
 ALL_CFLAGS = $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -MMD -MP
 LDLIBS    += -lzstd -lm -ldl -lpthread
-# the tool alone reads ELF build ids (record's BUILD_ID feature) and serves HTTP (exporter)
-TOOL_LDLIBS := -lelf -lmicrohttpd
+# the tool alone reads ELF build ids (record's BUILD_ID feature); exporter dlopen()s
+# libmicrohttpd (exporter_http.c): its nine libraries would slow every verb's start-up
+TOOL_LDLIBS := -lelf
 VERSION   := 0.1.0
 
 # Debian packages the build, the tests and the benchmarks need.

@@ -123,6 +123,7 @@ static void stream_start(struct session *ss, struct stream_state *st)
 	if (!st->s.dev)
 		st->s.dev = hwt_device__match(ctx);
 	st->s.ops = st->s.dev ? st->s.dev->decoder : NULL;
+	ctx->metrics = ss->o->metrics && st->s.dev && st->s.dev->metrics;
 	if (st->s.ops && !ss->o->no_decode) {
 		st->dec = st->s.ops->new(ctx, ss->diag);
 		if (!st->dec)
@@ -518,7 +519,8 @@ static bool raw_mapped(struct session *ss, struct stream_state *st, struct hwt_c
 		}
 		start = pos & ~(page - 1);
 		len = end - start;
-		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, start);
+		/* every page is read: one call maps them all, not a fault per few */
+		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, start);
 		if (map == MAP_FAILED) {
 			if (c->first)	/* nothing decoded yet: read() it instead */
 				return false;

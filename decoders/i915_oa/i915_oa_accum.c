@@ -51,13 +51,13 @@ void hwt_i915_oa_accum__exit(struct hwt_i915_oa_accum *acc)
 	acc->nctxs = acc->cap = 0;
 }
 
-uint32_t hwt_i915_oa__ctx_key(uint32_t gen, const struct hwt_i915_oa_values *v)
+uint32_t hwt_i915_oa__ctx_key(uint32_t gen, uint32_t ctx, bool ctx_valid)
 {
 	if (gen < 800)
 		return I915_OA_INVALID_CTX;
 	/* IGT's reader takes Gfx12+ ids as always valid */
-	if (gen >= 1200 || v->ctx_valid)
-		return v->ctx;
+	if (gen >= 1200 || ctx_valid)
+		return ctx;
 	return I915_OA_INVALID_CTX;
 }
 
@@ -151,7 +151,7 @@ void hwt_i915_oa_accum__report(struct hwt_i915_oa_accum *acc, const struct hwt_i
 			acc->ctxs[acc->cur].dticks += d->dticks;
 		}
 	}
-	key = hwt_i915_oa__ctx_key(acc->gen, v);
+	key = hwt_i915_oa__ctx_key(acc->gen, v->ctx, v->ctx_valid);
 	ci = acc->cur >= 0 && acc->ctxs[acc->cur].ctx == key ? acc->cur : ctx_index(acc, key);
 	if (ci >= 0) {
 		struct hwt_i915_oa_ctx_total *t = &acc->ctxs[ci];

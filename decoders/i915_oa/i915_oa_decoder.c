@@ -132,13 +132,19 @@ struct oa_state {
 	uint32_t fmt_id, gen, devid;
 	uint64_t ts_freq;
 	bool gen_given, freq_given, acc_ready;
-	bool summary_only;	/* reports are only counted: skip their counters */
+	bool header_only;	/* reports are only counted: skip their counters */
+	bool no_time;		/* no sink reads records: no per-report CPU time */
 	struct hwt_i915_oa_accum acc;
 	struct hwt_i915_oa_delta d;
 	struct hwt_igt_correlation *corr;
 	uint32_t ncorr, corr_cap;
 	uint32_t corr_cur;		/* bracket of the last report's time */
 	uint64_t corr_seen;		/* file offset past the last point taken */
+	/* the piece being walked, for the look-ahead of IGT files (scan_ahead()) */
+	const uint8_t *piece;
+	size_t piece_size;
+	uint64_t piece_off, scan_pos;	/* scan_pos: file offset scanned up to */
+	bool scan_odd;			/* the scan met a bad header in this piece */
 	/* perf.data: the AUX drain time and the last report it covers (aux_time()) */
 	uint64_t time, anchor_time, anchor_ts, last_cpu;
 	uint64_t last_report_time;	/* CPU time of the last report, 0: none */
@@ -247,7 +253,9 @@ static void *oa_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 	if (!s)
 		return NULL;
 	s->st.source = ctx->raw ? 0 : 2;
-	s->summary_only = ctx->summary_only;
+	/* a metrics computer reads the counters even when no sink does */
+	s->header_only = ctx->summary_only && !ctx->metrics;
+	s->no_time = ctx->summary_only;
 	s->st.format = "";
 	s->st.metric_set = s->metric_set;
 	s->devid = (uint32_t)p[HWT_I915_OA_PRIV_DEVID];
@@ -313,11 +321,9 @@ static void add_corr(struct oa_state *s, const uint8_t *body, uint64_t off)
 }
 
 /*
- * IGT's recorder writes a correlation point after each read of the OA
- * buffer, so a report's bracketing points follow it in the file.  Before
- * walking a piece, take the points it holds (a plain header walk that
- * stops at anything odd; the real walk reports that), so that reports
- * interpolate between the points around them as i915-perf-reader does.
+ * perf.data: the last report of an AUX drain is put at the drain's time
+ * (aux_time()); find it before walking the piece, by a plain header walk
+ * that stops at anything odd (the real walk reports that).
  */
 static void look_ahead(struct oa_state *s, const uint8_t *p, size_t n, uint64_t off)
 {
@@ -332,19 +338,59 @@ static void look_ahead(struct oa_state *s, const uint8_t *p, size_t n, uint64_t 
 		memcpy(&size, p + pos + 6, 2);
 		if (pad || size < 8 || size > n - pos)
 			return;
-		if (type == IGT_PERF_RECORD_CORRELATION && size == 24)
-			add_corr(s, p + pos + 8, off + pos + 8);
 		if (type == I915_PERF_RECORD_SAMPLE && s->fmt && size >= 8 + s->fmt->size)
 			last = p + pos + 8;
 		pos += size;
 	}
-	if (last && s->st.source == 2 && s->time) {
+	if (last && s->time) {
 		struct hwt_i915_oa_values v;
 
 		hwt_i915_oa__decode_header(s->fmt, s->gen, last, &v);
 		s->anchor_ts = v.ts;
 		s->anchor_time = s->time;
 		s->anchor_valid = true;
+	}
+}
+
+static bool ts_shifted(const struct oa_state *s);
+static uint64_t ts_mask(const struct oa_state *s);
+
+/*
+ * IGT's recorder writes a correlation point after each read of the OA
+ * buffer, so a report's bracketing points follow it in the file.  Before a
+ * report's CPU time, take the points that follow it in the piece up to the
+ * first one past its timestamp (two at least, for the extrapolation at the
+ * start), so that it interpolates between the points around it as
+ * i915-perf-reader does.  The scan resumes where it stopped: each byte is
+ * scanned once, just before the walk reads it.  A plain header walk that
+ * stops at anything odd (the real walk reports that).
+ */
+static void scan_ahead(struct oa_state *s, uint64_t ts)
+{
+	uint32_t sh = ts_shifted(s);
+	uint64_t mask = ts_mask(s), end = s->piece_off + s->piece_size;
+
+	while (s->scan_pos + 8 <= end) {
+		const uint8_t *p = s->piece + (s->scan_pos - s->piece_off);
+		uint32_t type;
+		uint16_t pad, size;
+
+		if (s->ncorr >= 2 && ((s->corr[s->ncorr - 1].gpu_ts >> sh) & mask) > ts)
+			return;
+		memcpy(&type, p, 4);
+		memcpy(&pad, p + 4, 2);
+		memcpy(&size, p + 6, 2);
+		if (size > end - s->scan_pos && !pad && size >= 8)
+			return;		/* ends in the next piece: resume here then */
+		if (pad || size < 8) {
+			/* the walk reports it; no look-ahead past it in this piece */
+			s->scan_pos = end;
+			s->scan_odd = true;
+			return;
+		}
+		if (type == IGT_PERF_RECORD_CORRELATION && size == 24)
+			add_corr(s, p + 8, s->scan_pos + 8);
+		s->scan_pos += size;
 	}
 }
 
@@ -376,6 +422,9 @@ static bool cpu_time(struct oa_state *s, uint64_t ts, uint64_t *cpu)
 			return hwt_igt__gpu_to_cpu(s->corr + i, 2, ts, mask, sh, cpu);
 		}
 	}
+	/* no bracket (a timestamp wrap...): from every point of the piece, as before */
+	if (s->st.source == 1)
+		scan_ahead(s, UINT64_MAX);
 	return hwt_igt__gpu_to_cpu(s->corr, s->ncorr, ts, mask, sh, cpu);
 }
 
@@ -432,7 +481,7 @@ static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t o
 	/* s->fmt implies s->acc is ready; decode into its spare buffer (no copy) */
 	v = hwt_i915_oa_accum__next(&s->acc);
 	/* the totals need no counters, except HSW's ticks (in C2) */
-	if (s->summary_only && s->gen >= 800)
+	if (s->header_only && s->gen >= 800)
 		hwt_i915_oa__decode_header(s->fmt, s->gen, body, v);
 	else
 		hwt_i915_oa__decode_report(s->fmt, s->gen, body, v);
@@ -451,7 +500,11 @@ static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t o
 		.has_delta = s->d.valid, .dts = s->d.dts, .dticks = s->d.dticks,
 		.da = s->d.da, .db = s->d.db, .dc = s->d.dc,
 	};
-	r.has_time = cpu_time(s, v->ts, &r.time) || aux_time(s, v->ts, &r.time);
+	if (!s->no_time) {
+		if (s->st.source == 1)
+			scan_ahead(s, v->ts);
+		r.has_time = cpu_time(s, v->ts, &r.time) || aux_time(s, v->ts, &r.time);
+	}
 	s->last_report_time = r.has_time ? r.time : 0;
 	hwt_emit__record(s->emit, &hwt_rt_i915_oa_report, &r, off);
 }
@@ -598,7 +651,16 @@ static size_t oa_decode(void *state, const struct hwt_chunk *chunk, const struct
 	s->emit = emit;
 	s->diag = emit->diag;
 	s->time = chunk->time;
-	look_ahead(s, chunk->data, chunk->size, chunk->file_offset);
+	s->piece = chunk->data;
+	s->piece_size = chunk->size;
+	s->piece_off = chunk->file_offset;
+	/* behind the walk (it took those points) or stopped by garbage: start afresh */
+	if (s->scan_pos < s->piece_off || s->scan_odd) {
+		s->scan_pos = s->piece_off;
+		s->scan_odd = false;
+	}
+	if (s->st.source == 2 && !s->no_time)
+		look_ahead(s, chunk->data, chunk->size, chunk->file_offset);
 	return hwt_i915_stream__walk(chunk->data, chunk->size, chunk->file_offset, chunk->last,
 				     &w, emit->diag);
 }

@@ -268,7 +268,7 @@ void hwt_i915_oa_accum__report(struct hwt_i915_oa_accum *acc, const struct hwt_i
 void hwt_i915_oa_accum__lost(struct hwt_i915_oa_accum *acc, bool buffer);
 
 /* Context key as IGT's reader groups reports: ctx id, or invalid when not valid (< Gfx12). */
-uint32_t hwt_i915_oa__ctx_key(uint32_t gen, const struct hwt_i915_oa_values *v);
+uint32_t hwt_i915_oa__ctx_key(uint32_t gen, uint32_t ctx, bool ctx_valid);
 
 /* ns = ticks * 1e9 / freq without overflow (0 when freq is 0; saturates at UINT64_MAX). */
 uint64_t hwt_i915_oa__ticks_to_ns(uint64_t ticks, uint64_t freq);

@@ -41,6 +41,7 @@ struct met {
 	uint64_t topo[HWT_I915_OA_TOPO_MAX / 8];	/* perf.data's topology */
 	bool have_dev, failed;
 	bool groups_only;	/* report: no per-report values */
+	bool slots_apart;	/* the set's delta slots do not overlap: add_deltas() */
 	struct igt_perf *perf;
 	const struct igt_metric_set *set;
 	struct hwt_metric_def *defs;
@@ -52,6 +53,7 @@ struct met {
 	bool have_prev;
 	struct ctx_sum *ctxs;
 	uint32_t nctxs, cap;
+	int32_t last;		/* index in @ctxs of the last context summed into, or -1 */
 };
 
 /*
@@ -89,6 +91,7 @@ static void *met_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 	m->diag = diag;
 	m->want = hwt_aux_ctx__opt(ctx, "metric-set");
 	m->groups_only = ctx->metrics_groups_only;
+	m->last = -1;
 	if (!ctx->raw && ctx->npriv > HWT_I915_OA_PRIV_TS_FREQ) {
 		m->dev.devid = (uint32_t)ctx->priv[HWT_I915_OA_PRIV_DEVID];
 		m->dev.gen = (uint32_t)ctx->priv[HWT_I915_OA_PRIV_GEN];
@@ -104,6 +107,22 @@ static void fail(struct met *m, const char *why, const char *what)
 {
 	m->failed = true;
 	hwt_diag__warn(m->diag, 0, "i915 metrics", "no metrics: %s%s", why, what);
+}
+
+/*
+ * Whether deltas()'s slots are apart (HSW's clock slot being its time's is
+ * allowed: add_deltas() skips it), so that summing in place gives what
+ * deltas() then a sum gives.
+ */
+static bool slots_apart(const struct igt_metric_set *s)
+{
+	int t = s->gpu_time_offset, k = s->gpu_clock_offset;
+	int a = s->a_offset, b = s->b_offset, c = s->c_offset;
+
+	/* A [a, b), B [b, b + 8), C [c, c + 8) in order; time and clock outside */
+	return a >= 0 && a <= b && b + 8 <= c && c + 8 <= IGT_PERF_MAX_DELTAS &&
+	       t >= 0 && t < IGT_PERF_MAX_DELTAS && (t < a || t >= c + 8) &&
+	       k >= 0 && k < IGT_PERF_MAX_DELTAS && (k < a || k >= c + 8);
 }
 
 /* at the first report: the device is known, find the metric set */
@@ -155,6 +174,7 @@ static bool start(struct met *m)
 				     c->storage != IGT_STORAGE_FLOAT;
 	}
 	m->set = s;
+	m->slots_apart = slots_apart(s);
 	m->m = (struct hwt_metrics){ .set = s->symbol_name, .defs = m->defs, .vals = m->vals,
 				     .uvals = m->uvals, .n = (uint32_t)s->n_counters };
 	return true;
@@ -190,11 +210,36 @@ static void deltas(const struct igt_metric_set *s, const struct hwt_i915_oa_repo
 		d[s->c_offset + i] = r->dc[i];
 }
 
+/* deltas() added to @d: the same slots, in the same order (HSW's clock slot is its time's) */
+static void add_deltas(const struct igt_metric_set *s, const struct hwt_i915_oa_report *r,
+		       uint64_t *d)
+{
+	uint32_t na = r->na, nb = r->nb < 8 ? r->nb : 8, nc = r->nc < 8 ? r->nc : 8;
+	uint64_t *a = d + s->a_offset, *b = d + s->b_offset, *c = d + s->c_offset;
+
+	if (s->gpu_clock_offset != s->gpu_time_offset)
+		d[s->gpu_clock_offset] += r->dticks;
+	d[s->gpu_time_offset] += r->dts;
+	if (s->a_offset + na > (uint32_t)s->b_offset)
+		na = (uint32_t)(s->b_offset - s->a_offset);
+	for (uint32_t i = 0; i < na; i++)
+		a[i] += r->da[i];
+	for (uint32_t i = 0; i < nb; i++)
+		b[i] += r->db[i];
+	for (uint32_t i = 0; i < nc; i++)
+		c[i] += r->dc[i];
+}
+
 static struct ctx_sum *ctx_sum(struct met *m, uint32_t ctx)
 {
+	/* reports come in runs of one context */
+	if (m->last >= 0 && m->ctxs[m->last].ctx == ctx)
+		return &m->ctxs[m->last];
 	for (uint32_t i = m->nctxs; i-- > 0;)
-		if (m->ctxs[i].ctx == ctx)
+		if (m->ctxs[i].ctx == ctx) {
+			m->last = (int32_t)i;
 			return &m->ctxs[i];
+		}
 	if (m->nctxs == m->cap) {
 		uint32_t cap = m->cap ? m->cap * 2 : 16;
 		void *p = cap <= HWT_I915_OA_MAX_CTXS ? realloc(m->ctxs, cap * sizeof(*m->ctxs)) :
@@ -207,14 +252,8 @@ static struct ctx_sum *ctx_sum(struct met *m, uint32_t ctx)
 	}
 	memset(&m->ctxs[m->nctxs], 0, sizeof(m->ctxs[0]));
 	m->ctxs[m->nctxs].ctx = ctx;
+	m->last = (int32_t)m->nctxs;
 	return &m->ctxs[m->nctxs++];
-}
-
-static uint32_t ctx_key(uint32_t gen, const struct hwt_i915_oa_report *r)
-{
-	struct hwt_i915_oa_values v = { .ctx = r->ctx, .ctx_valid = r->ctx_valid };
-
-	return hwt_i915_oa__ctx_key(gen, &v);
 }
 
 static const struct hwt_metrics *met_record(void *state, const struct hwt_record *rec)
@@ -239,15 +278,19 @@ static const struct hwt_metrics *met_record(void *state, const struct hwt_record
 		return NULL;
 	if (!m->set && !start(m))
 		return NULL;
-	key = ctx_key(m->dev.gen, r);
+	key = hwt_i915_oa__ctx_key(m->dev.gen, r->ctx, r->ctx_valid);
 	if (r->has_delta) {
 		struct ctx_sum *c = m->have_prev ? ctx_sum(m, m->prev_ctx) : NULL;
 
-		deltas(m->set, r, m->d);
-		if (c)
-			for (int i = 0; i < IGT_PERF_MAX_DELTAS; i++)
-				c->d[i] += m->d[i];
-		if (!m->groups_only) {
+		if (m->groups_only && m->slots_apart) {
+			/* only the sums: add the deltas where deltas() would put them */
+			if (c)
+				add_deltas(m->set, r, c->d);
+		} else {
+			deltas(m->set, r, m->d);
+			if (c)
+				for (int i = 0; i < IGT_PERF_MAX_DELTAS; i++)
+					c->d[i] += m->d[i];
 			eval(m, m->d);
 			out = &m->m;
 		}

@@ -91,8 +91,9 @@ int run(struct cli *c, struct run_args *a)
 		.opts = c->opts,
 		.nopts = c->nopts,
 		.raw_type = a->raw_type,
+		/* report --metrics reads no summary records; the computer sees each record */
 		.no_summary = a->mode != RUN_REPORT || a->metrics,
-		.summary_only = a->mode == RUN_REPORT && !a->metrics,
+		.summary_only = a->mode == RUN_REPORT,
 		.metrics = a->metrics,
 		.metrics_groups_only = a->mode == RUN_REPORT,
 	};

@@ -51,6 +51,10 @@ struct hwt_device;
  *		may leave out per-unit work no summary needs (i915 OA counters)
  *		or count them with hwt_emit__count(); the session does not pass
  *		data records to the sink
+ * @metrics_groups_only: a metrics computer wants only its groups (report)
+ * @metrics:	a metrics computer reads every data record: even with
+ *		@summary_only, a decoder keeps what the computer reads (counters)
+ *		and may still leave out what only a sink would (e.g. CPU times)
  */
 struct hwt_aux_ctx {
 	uint32_t auxtrace_type;
@@ -64,6 +68,7 @@ struct hwt_aux_ctx {
 	bool no_summary;
 	bool summary_only;
 	bool metrics_groups_only;
+	bool metrics;
 };
 
 /**
