@@ -103,13 +103,15 @@ static void print_cost(const struct drm_clients *c, const struct top_cost *k)
 	double ms = 1e-6;
 
 	fprintf(stderr,
-		"top stats: samples %llu full_scans %llu fdinfo_reads %llu kept_reads %llu "
-		"fd_stats %llu readlinks %llu clients %d kept_fds %d "
+		"top stats: samples %llu full_scans %llu new_scans %llu fdinfo_reads %llu "
+		"kept_reads %llu fd_stats %llu readlinks %llu dir_stats %llu dir_lists %llu "
+		"clients %d kept_fds %d "
 		"cpu_ms_per_refresh %.3f full_ms %.3f quick_ms %.3f render_ms %.3f\n",
 		(unsigned long long)c->stats.samples, (unsigned long long)c->stats.full_scans,
-		(unsigned long long)c->stats.fdinfo_reads,
+		(unsigned long long)c->stats.new_scans, (unsigned long long)c->stats.fdinfo_reads,
 		(unsigned long long)c->stats.kept_reads,
 		(unsigned long long)c->stats.fd_stats, (unsigned long long)c->stats.readlinks,
+		(unsigned long long)c->stats.dir_stats, (unsigned long long)c->stats.dir_lists,
 		c->nclients, c->nkept,
 		(k->full_ns + k->quick_ns + k->render_ns) * ms / n,
 		k->nfull ? k->full_ns * ms / k->nfull : 0,

@@ -153,7 +153,7 @@ static void unkeep(struct drm_clients *c, struct drm_client *cl)
 /* Keep @f open as @cl's fdinfo (of its fdrefs[0]) if the budget allows, else close it. */
 static void keep(struct drm_clients *c, struct drm_client *cl, int f)
 {
-	if (cl->rfd < 0 && c->nkept < c->max_kept) {
+	if (cl->rfd < 0 && c->nkept + c->ndirfds < c->max_kept) {
 		cl->rfd = f;
 		c->nkept++;
 	} else {
@@ -177,12 +177,16 @@ void drm_clients__exit(struct drm_clients *c)
 	for (int i = 0; i < c->nclients; i++)
 		client_free(c, &c->clients[i]);
 	hwt_drm_fdinfo__exit(&c->scratch);
+	for (int i = 0; i < c->npst; i++)
+		if (c->pst[i].dfd >= 0)
+			close(c->pst[i].dfd);
 	free(c->clients);
 	free(c->fds);
 	free(c->hash);
 	free(c->buf);
 	free(c->dents);
 	free(c->names);
+	free(c->name_inos);
 	free(c->pst);
 	free(c->pst_new);
 	free(c->pst_hash);
@@ -690,6 +694,12 @@ static void stamps_end(struct drm_clients *c)
 	int cap = c->cap_pst;
 	unsigned int size = 64;
 
+	for (int i = 0; i < c->npst; i++) {	/* pids gone, or now other processes */
+		if (c->pst[i].dfd >= 0) {
+			close(c->pst[i].dfd);
+			c->ndirfds--;
+		}
+	}
 	c->pst = c->pst_new;
 	c->cap_pst = c->cap_pst_new;
 	c->npst = c->npst_new;
@@ -702,6 +712,12 @@ static void stamps_end(struct drm_clients *c)
 		int *h = realloc(c->pst_hash, size * sizeof(*h));
 
 		if (!h) {
+			for (int i = 0; i < c->npst; i++) {
+				if (c->pst[i].dfd >= 0) {
+					close(c->pst[i].dfd);
+					c->ndirfds--;
+				}
+			}
 			c->npst = 0;
 			return;
 		}
@@ -718,20 +734,50 @@ static void stamps_end(struct drm_clients *c)
 	}
 }
 
-/* Stamp of <proc>/<pid>/fd (@path, relative to @proc_fd); false if it cannot be had. */
+/*
+ * Stamp of <proc>/<pid>/fd (@path, relative to @proc_fd); false if it cannot
+ * be had.  @prev: the pid's stamp of the last scan, whose kept O_PATH fd is
+ * taken over (a fstat, no path walk) while the listing's d_ino @pid_ino is
+ * the one it was opened under.  @keep: open one for the next scan.
+ */
 static bool stamp_take(struct drm_clients *c, int proc_fd, int pid, const char *path,
+		       uint64_t pid_ino, struct drm_pidstamp *prev, bool keep,
 		       struct drm_pidstamp *s)
 {
 	struct stat st;
 
 	c->stats.dir_stats++;
-	if (fstatat(proc_fd, path, &st, 0))
-		return false;
+	s->dfd = -1;
+	if (prev && prev->dfd >= 0 && prev->pid_ino == pid_ino) {
+		s->dfd = prev->dfd;	/* the stamp now owns it */
+		prev->dfd = -1;
+		if (fstatat(s->dfd, "", &st, AT_EMPTY_PATH) || !st.st_nlink) {
+			close(s->dfd);	/* removed (a plain tree): walk the path again */
+			c->ndirfds--;
+			s->dfd = -1;
+		}
+	}
+	if (s->dfd < 0) {
+		if (keep && c->nkept + c->ndirfds < c->max_kept) {
+			s->dfd = openat(proc_fd, path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+			if (s->dfd >= 0)
+				c->ndirfds++;
+		}
+		if (s->dfd >= 0 ? fstatat(s->dfd, "", &st, AT_EMPTY_PATH) :
+		    fstatat(proc_fd, path, &st, 0)) {
+			if (s->dfd >= 0) {
+				close(s->dfd);
+				c->ndirfds--;
+			}
+			return false;
+		}
+	}
 	s->pid = pid;
 	s->gen = c->gen;
 	s->size = st.st_size;
 	s->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
 	s->ino = st.st_ino;
+	s->pid_ino = pid_ino;
 	return true;
 }
 
@@ -834,11 +880,15 @@ static int prune(struct drm_clients *c)
 	return hash_rebuild(c);
 }
 
-/* The pid names of the proc root, NUL-separated into c->names: their length, or -1. */
+/*
+ * The pid names of the proc root, NUL-separated into c->names, and their
+ * d_ino into c->name_inos: the names' length, or -1.
+ */
 static ssize_t list_pids(struct drm_clients *c, int proc_fd)
 {
 	size_t m = 0;
 	ssize_t n;
+	int k = 0;
 
 	while ((n = getdents64(proc_fd, c->dents, DENTS_SIZE)) > 0) {
 		for (ssize_t off = 0; off < n;) {
@@ -848,6 +898,9 @@ static ssize_t list_pids(struct drm_clients *c, int proc_fd)
 			off += de->reclen;
 			if (!all_digits(de->name))
 				continue;
+			if (grow((void **)&c->name_inos, &c->cap_name_inos, k, sizeof(uint64_t)))
+				return -1;
+			c->name_inos[k++] = de->ino;
 			if (m + len > c->names_size) {
 				size_t ns = c->names_size ? c->names_size * 2 : 16384;
 				char *p = realloc(c->names, ns);
@@ -903,21 +956,27 @@ static int scan_tree(struct drm_clients *c, bool incr)
 		close(proc_fd);
 		return -1;
 	}
-	for (ssize_t off = 0; !ret && off < m; off += strlen(c->names + off) + 1) {
+	for (ssize_t off = 0, k = 0; !ret && off < m; off += strlen(c->names + off) + 1, k++) {
 		const char *name = c->names + off;
-		struct drm_pidstamp st, *old;
+		struct drm_pidstamp st, *old, *prev;
 		char path[64];
 		int pid = atoi(name);
 		bool known;
 
 		snprintf(path, sizeof(path), "%s/fd", name);
-		if (!stamp_take(c, proc_fd, pid, path, &st))
+		prev = stamp_find(c, pid);
+		/* only NEW scans stamp often enough for a kept fd to pay */
+		if (!stamp_take(c, proc_fd, pid, path, c->name_inos[k], prev, incr, &st))
 			continue;	/* gone, or not ours: its fds are not listed either */
 		if (stamp_add(c, &st)) {
+			if (st.dfd >= 0) {
+				close(st.dfd);
+				c->ndirfds--;
+			}
 			ret = -1;
 			break;
 		}
-		old = incr ? stamp_find(c, pid) : NULL;	/* a full scan: every pid is new */
+		old = incr ? prev : NULL;	/* a full scan: every pid is new */
 		if (old) {
 			old->gen = c->gen;
 			if (old->size == st.size && old->mtime_ns == st.mtime_ns &&

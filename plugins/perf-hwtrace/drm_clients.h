@@ -13,7 +13,9 @@
  * many fds and processes hold it.
  *
  * A scan for new clients (DRM_SAMPLE_NEW) sits between the two: it lists
- * <proc> and stats each <pid>/fd directory; only a new pid, or one whose
+ * <proc> and stats each <pid>/fd directory (through an O_PATH fd kept from
+ * the last NEW scan, so without a path walk, while the pid's d_ino in the
+ * listing stays the same); only a new pid, or one whose
  * directory changed (st_size is the number of open fds on procfs since Linux
  * 6.2; mtime and inode change in a plain tree), has its fds listed, and only
  * fds not known from an earlier scan are classified.  A known fd number reused
@@ -68,6 +70,8 @@ struct drm_pidstamp {
 	int64_t size;		/* procfs (6.2+): number of open fds */
 	int64_t mtime_ns;
 	uint64_t ino;
+	uint64_t pid_ino;	/* d_ino of <pid> in the proc listing: another process if it changes */
+	int dfd;		/* <pid>/fd kept open (O_PATH) for the next stamp, or -1 */
 };
 
 enum drm_sample_mode {
@@ -120,6 +124,9 @@ struct drm_clients {
 	char *dents;		/* getdents64 buffer */
 	char *names;		/* pid names of the proc listing, NUL-separated */
 	size_t names_size;
+	uint64_t *name_inos;	/* their d_ino, in the same order */
+	int cap_name_inos;
+	int ndirfds;		/* kept <pid>/fd fds (drm_pidstamp.dfd), from the kept-fd budget */
 	struct drm_pidstamp *pst, *pst_new;	/* stamps of the last scan, of this one */
 	int npst, cap_pst, npst_new, cap_pst_new;
 	int *pst_hash;		/* pid -> pst index + 1 */

@@ -257,12 +257,22 @@ wait_for() {
 	curl -sf "$URL" >"$T/m"
 	! grep -q 'client_id="41"' "$T/m" || false
 	grep -q 'client_id="7",pid="300"' "$T/m"
+	# pid 300 reused by another process (a new directory, same fd count): its
+	# <pid>/fd kept since the last scan is not the one to stat
+	rm -rf "$P/300"
+	mkfd 300 reborn 5 /dev/dri/card0 "$(i915 9000 | sed 's/client-id:\t39/client-id:\t42/')"
+	curl -sf "$URL" >"$T/m"
+	grep -q 'client_id="42",pid="300",comm="reborn",engine="render"} 0.000009000$' "$T/m"
+	! grep -q 'client_id="7"' "$T/m" || false
 }
 
-# syscalls SINCE: the traced exporter's readlinkat and <pid>/fd stat calls after line SINCE of the trace
+# syscalls SINCE: the traced exporter's readlinkat, <pid>/fd stat and O_PATH open calls after
+# line SINCE of the trace; a stat of a kept fd (no path) is "newfstatat kept"
 syscalls() {
-	tail -n +"$(($1 + 1))" "$T/trace" | grep -E 'readlinkat\(|newfstatat\([0-9]+, "[0-9]+/fd"' |
-		sed -E 's/^[0-9]+ +//; s/\(([0-9]+, )?"?([^",]*)"?.*/ \2/' | sort
+	tail -n +"$(($1 + 1))" "$T/trace" |
+		grep -E 'readlinkat\(|newfstatat\([0-9]+, ("[0-9]+/fd"|"", .*AT_EMPTY_PATH)|openat\([0-9]+, "[0-9]+/fd", [^)]*O_PATH' |
+		sed -E 's/^[0-9]+ +//; s/\(([0-9]+, )?"?([^",]*)"?.*/ \2/; s/^newfstatat $/newfstatat kept/' |
+		sort
 }
 
 @test "exporter: the scan for new clients classifies only fds it has not seen (strace)" {
@@ -271,18 +281,23 @@ syscalls() {
 	EP=$(free_port)
 	URL=http://127.0.0.1:$EP/metrics
 	# strace is the exporter's parent (no ptrace permission needed); exec keeps the pid
-	strace -f -qq -e trace=readlinkat,newfstatat -o "$T/trace" \
+	strace -f -qq -e trace=readlinkat,newfstatat,openat -o "$T/trace" \
 		bash -c 'echo $$ >"$1"; shift; exec "$@"' - "$T/pid" \
 		"$HWTRACE" exporter --listen "127.0.0.1:$EP" --proc "$P" --rescan 86400 \
 		2>"$T/exporter.err" &
 	WRITER_PID=$!	# strace: killed in teardown too
 	timeout 20 bash -c "until curl -sf -o /dev/null '$URL'; do sleep 0.1; done"
 	EXP_PID=$(cat "$T/pid")
+	# the first scan for new clients opens each <pid>/fd (O_PATH) and keeps it for the next
 	n=$(wc -l <"$T/trace")
 	curl -sf "$URL" >"$T/m"
-	# nothing changed: one stat per process, no fd classified
 	run syscalls "$n"
-	[ "$output" = "$(printf 'newfstatat 100/fd\nnewfstatat 101/fd\nnewfstatat 300/fd')" ]
+	[ "$output" = "$(printf 'newfstatat kept\nnewfstatat kept\nnewfstatat kept\nopenat 100/fd\nopenat 101/fd\nopenat 300/fd')" ]
+	n=$(wc -l <"$T/trace")
+	curl -sf "$URL" >"$T/m"
+	# nothing changed: one stat of a kept fd per process (no path walk), no fd classified
+	run syscalls "$n"
+	[ "$output" = "$(printf 'newfstatat kept\nnewfstatat kept\nnewfstatat kept')" ]
 	mkfd 300 ignored 11 /dev/dri/card0 "$(i915 7000 | sed 's/client-id:\t39/client-id:\t41/')"
 	n=$(wc -l <"$T/trace")
 	curl -sf "$URL" >"$T/m"
@@ -290,7 +305,7 @@ syscalls() {
 	# pid 300 changed: its one new fd is classified (a stat that fails here, then the
 	# link), its known fd 5 is not
 	run syscalls "$n"
-	[ "$(grep -c '^newfstatat [0-9]*/fd$' <<<"$output")" = 3 ]
+	[ "$(grep -c '^newfstatat kept$' <<<"$output")" = 3 ]
 	[ "$(grep -c '^readlinkat' <<<"$output")" = 1 ]
 }
 

@@ -277,7 +277,7 @@ print(eval(sys.argv[3]))' "$@"
 	wait $!
 	[ "$(jget "$T/out.json" 2 'c["i915:1"]["engines"]["render"]["util"]')" = "30.0" ]
 	[ "$(jget "$T/out.json" 2 'sorted(c)')" = "['i915:1']" ]
-	[[ "$(cat "$T/stats")" == *"full_scans 1 fdinfo_reads "[34]" kept_reads 1 "* ]]
+	[[ "$(cat "$T/stats")" == *"full_scans 1 new_scans 0 fdinfo_reads "[34]" kept_reads 1 "* ]]
 }
 
 # jdev FILE LINE PYTHON-EXPR: like jget, with g = the devices by card

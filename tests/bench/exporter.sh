@@ -1,8 +1,8 @@
 #!/bin/bash
 # exporter.sh TOOL - CPU time of the exporter per scrape of /metrics on a
-# /proc-shaped tree of 1000 processes x 8 DRM fds (each process's fds are 2
-# clients: 2000 clients, 4 engines, a capacity and 5 memory kinds each:
-# 20000 series).  The figure is the exporter process's user+system time
+# /proc-shaped tree of 1000 processes x 8 DRM fds (fake_proc.py, as top.sh;
+# each process's fds are 2 clients: 2000 clients, 4 engines, a capacity and
+# 5 memory kinds each: 20000 series).  The figure is the exporter process's user+system time
 # (/proc/PID/stat) over sequential scrapes, HTTP included, divided by their
 # number; the best of $EXPORTER_BENCH_REPS runs is kept, as other load only
 # ever adds time.  Two cases: the usual scrape, which re-reads the known
@@ -12,11 +12,12 @@
 # seconds; --rescan 0 here, fewer scrapes).
 # Every scrape must hold all 2000 clients' busy series, or the bench fails.
 set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
 TOOL=$(cd "$(dirname "${1:?usage: exporter.sh path/to/perf-hwtrace}")" && pwd)/$(basename "$1")
 N=${EXPORTER_BENCH_SCRAPES:-50}
 NFULL=${EXPORTER_BENCH_FULL_SCRAPES:-5}
 REPS=${EXPORTER_BENCH_REPS:-3}
-VERSION=1	# bump when the generator below changes
+VERSION=2	# bump when fake_proc.py changes
 CACHE=${EXPORTER_BENCH_DIR:-$(dirname "$TOOL")/bench/exporter}
 T=$(mktemp -d)
 pid=
@@ -29,30 +30,7 @@ trap cleanup EXIT
 if [ "$(cat "$CACHE/stamp" 2>/dev/null)" != "$VERSION" ]; then
 	rm -rf "$CACHE"
 	mkdir -p "$CACHE"
-	python3 - "$CACHE/proc" <<'PY'
-import os, sys
-text = ("pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t284\ndrm-driver:\ti915\n"
-        "drm-client-id:\t{id}\ndrm-pdev:\t0000:00:02.0\n"
-        "drm-total-system0:\t6044 KiB\ndrm-shared-system0:\t0\ndrm-active-system0:\t0\n"
-        "drm-resident-system0:\t6044 KiB\ndrm-purgeable-system0:\t1688 KiB\n"
-        "drm-engine-render:\t{ns} ns\ndrm-engine-copy:\t0 ns\ndrm-engine-video:\t0 ns\n"
-        "drm-engine-capacity-video:\t2\ndrm-engine-video-enhance:\t0 ns\n")
-root = sys.argv[1]
-for p in range(1000, 2000):
-    d = f"{root}/{p}"
-    os.makedirs(f"{d}/fd")
-    os.makedirs(f"{d}/fdinfo")
-    with open(f"{d}/comm", "w") as f:
-        f.write(f"app{p}\n")
-    for fd in range(8):             # non-DRM fds
-        os.symlink(f"socket:[{p * 100 + fd}]", f"{d}/fd/{fd}")
-    for i in range(8):              # card0 client dup'd 4 times, renderD128 client 4 times
-        c = (p - 1000) * 2 + i % 2
-        os.symlink("/dev/dri/card0" if i % 2 == 0 else "/dev/dri/renderD128",
-                   f"{d}/fd/{10 + i}")
-        with open(f"{d}/fdinfo/{10 + i}", "w") as f:
-            f.write(text.format(id=c, ns=c * 1000))
-PY
+	python3 "$HERE/fake_proc.py" "$CACHE/proc" 2
 	echo $VERSION >"$CACHE/stamp"
 fi
 

@@ -7,15 +7,17 @@
 # cache: every fd must still be read).  Figures come from `top --stats`
 # (CLOCK_PROCESS_CPUTIME_ID per phase); the best of $TOP_BENCH_REPS runs is
 # reported, as other load on the machine only ever adds time.  The trees are
-# built once, by one Python process, and cached under <build>/bench/.
+# built once by fake_proc.py (shared with exporter.sh) and cached under
+# <build>/bench/.
 # The JSON of the cached, naive and fd-starved (ulimit -n 512: most clients
 # re-read by path) runs must be identical, or the bench fails.
 set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
 TOOL=$(cd "$(dirname "${1:?usage: top.sh path/to/perf-hwtrace}")" && pwd)/$(basename "$1")
 N=${TOP_BENCH_REFRESHES:-50}
 NAIVE=${TOP_BENCH_NAIVE_REFRESHES:-5}
 REPS=${TOP_BENCH_REPS:-5}
-VERSION=1	# bump when the generator below changes
+VERSION=2	# bump when fake_proc.py changes
 CACHE=${TOP_BENCH_DIR:-$(dirname "$TOOL")/bench/top}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -23,35 +25,9 @@ trap 'rm -rf "$T"' EXIT
 if [ "$(cat "$CACHE/stamp" 2>/dev/null)" != "$VERSION" ]; then
 	rm -rf "$CACHE"
 	mkdir -p "$CACHE"
-	python3 - "$CACHE" <<'PY'
-import os, sys
-text = ("pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t284\ndrm-driver:\ti915\n"
-        "drm-client-id:\t{id}\ndrm-pdev:\t0000:00:02.0\n"
-        "drm-total-system0:\t6044 KiB\ndrm-shared-system0:\t0\ndrm-active-system0:\t0\n"
-        "drm-resident-system0:\t6044 KiB\ndrm-purgeable-system0:\t1688 KiB\n"
-        "drm-engine-render:\t{ns} ns\ndrm-engine-copy:\t0 ns\ndrm-engine-video:\t0 ns\n"
-        "drm-engine-capacity-video:\t2\ndrm-engine-video-enhance:\t0 ns\n")
-for per in (2, 8):
-    root = f"{sys.argv[1]}/proc{per}"
-    cid = 0
-    for p in range(1000, 2000):
-        d = f"{root}/{p}"
-        os.makedirs(f"{d}/fd")
-        os.makedirs(f"{d}/fdinfo")
-        with open(f"{d}/comm", "w") as f:
-            f.write(f"app{p}\n")
-        for fd in range(8):             # non-DRM fds
-            os.symlink(f"socket:[{p * 100 + fd}]", f"{d}/fd/{fd}")
-            with open(f"{d}/fdinfo/{fd}", "w") as f:
-                f.write("pos:\t0\nflags:\t02\n")
-        for i in range(8):
-            c = cid + i * per // 8
-            node = "/dev/dri/card0" if c % 2 == 0 else "/dev/dri/renderD128"
-            os.symlink(node, f"{d}/fd/{10 + i}")
-            with open(f"{d}/fdinfo/{10 + i}", "w") as f:
-                f.write(text.format(id=c, ns=c * 1000))
-        cid += per
-PY
+	for per in 2 8; do
+		python3 "$HERE/fake_proc.py" "$CACHE/proc$per" $per
+	done
 	echo $VERSION >"$CACHE/stamp"
 fi
 
