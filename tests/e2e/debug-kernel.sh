@@ -19,7 +19,8 @@
 # Under CI=true a missing linux-source-6.1, flex or bison is an error;
 # elsewhere the run is skipped with the reason (exit 0).
 #
-# Environment: BUILD (default build), HWTRACE_CACHE, QEMU_TIMEOUT (s, 1800).
+# Environment: BUILD (default build), HWTRACE_CACHE, QEMU_TIMEOUT (s, 1800),
+# INIT (the guest's /init, tests/e2e/init.sh).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -135,9 +136,15 @@ find "$KMOD" \( -name '*.o' -o -name '*.ko' -o -name '*.mod' -o -name '*.mod.c' 
 	-o -name '.*.cmd' -o -name modules.order -o -name Module.symvers \) -delete
 "${KMAKE[@]}" -s -C "$SRC" M="$KMOD" modules
 
+# the kernel has no ACPI, so the guest cannot power off: it reboots instead,
+# which -no-reboot turns into QEMU's exit just the same
+sed 's/^poweroff -f$/reboot -f/' "${INIT:-$ROOT/tests/e2e/init.sh}" > "$OUT/init.sh"
+grep -qx 'reboot -f' "$OUT/init.sh" ||
+	{ echo "e2e-debug: FAIL: no 'poweroff -f' line to turn into a reboot in the init" >&2; exit 1; }
+
 rc=0
 rm -f "$OUT/console.log"
-KERNEL=$IMAGE MODULES=$KMOD E2E_DIR=$OUT QEMU_TIMEOUT=${QEMU_TIMEOUT:-1800} \
+KERNEL=$IMAGE MODULES=$KMOD E2E_DIR=$OUT INIT=$OUT/init.sh QEMU_TIMEOUT=${QEMU_TIMEOUT:-1800} \
 	bash "$ROOT/tests/e2e/run.sh" || rc=$?
 # run.sh skipped (no QEMU...): it said why, there is nothing to scan
 [ $rc -eq 0 ] && [ ! -e "$OUT/console.log" ] && exit 0
