@@ -93,6 +93,11 @@ build_kernel() {
 	SRC=$CACHE/src
 	hash=$(sha256sum "$FRAG" | cut -c1-16)
 	IMAGE=$CACHE/bzImage-$hash
+	# one build in the tree at a time (make check and a hand run, two
+	# checkouts sharing the cache); the lock is held until the script exits
+	mkdir -p "$CACHE"
+	exec 9>"$CACHE/lock"
+	flock 9
 	if [ -s "$IMAGE" ] && [ "$(cat "$SRC/.hwtrace-config" 2>/dev/null)" = "$hash" ]; then
 		echo "e2e-debug: cached kernel $IMAGE"
 		return
