@@ -55,7 +55,7 @@ scan() {
 	local log=$1 hits
 	[ -s "$log" ] || { echo "e2e-debug: FAIL: no console log $log" >&2; return 1; }
 	# the one lockdep line of every clean boot is RCU's banner
-	hits=$(grep -anE "$BAD" "$log" | grep -v 'RCU lockdep checking is enabled\.$' || true)
+	hits=$(grep -anE "$BAD" "$log" | grep -v 'RCU lockdep checking is enabled\.' || true)
 	if [ -n "$hits" ]; then
 		echo "e2e-debug: FAIL: kernel checker reports in $log:" >&2
 		echo "$hits" >&2
