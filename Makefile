@@ -5,7 +5,9 @@
 #   make demo     deps + build + a synth CXL HMU recording shown by report and script
 #   make test     deps + build + every test (C unit tests, bats suites, QEMU e2e)
 #   make check    the tests under ASan+UBSan, fuzz targets for a bounded time, lint,
-#                 checkpatch on kernel/
+#                 checkpatch on kernel/, then e2e-debug
+#   make e2e-debug  the QEMU e2e tests on a lockdep/KASAN kernel built from
+#                 linux-source-6.1 (once, cached); fails on any checker report
 #   make bench    throughput and memory benchmarks
 #   make install  PREFIX=/usr/local (binary, library, headers, pkg-config, man pages,
 #                 bash completion, perf scripts, Python module, traceevent plugin)
@@ -33,7 +35,7 @@ DEB_PKGS  := build-essential pkg-config libzstd-dev zstd libelf-dev libtraceeven
              libpython3-dev python3 bats linux-perf clang llvm intel-gpu-tools \
              trace-cmd tmux hyperfine qemu-system-x86 linux-headers-amd64 busybox-static cpio \
              linux-source-6.1 libxml2-utils chromium libmicrohttpd-dev prometheus \
-             protobuf-compiler strace
+             protobuf-compiler strace flex bison bc
 
 LIB_SRC   := $(sort $(wildcard decoders/*/*.c))
 TOOL_SRC  := $(sort $(filter-out plugins/perf-hwtrace/main.c,$(wildcard plugins/perf-hwtrace/*.c)))
@@ -60,7 +62,7 @@ SHARED_LIB := $(BUILD)/libhwtrace.so.0
 TOOL_LIB   := $(BUILD)/libhwtrace-tool.a
 TOOL       := $(BUILD)/perf-hwtrace
 
-.PHONY: libperf all deps deps-check demo test unit bats check fuzz fuzz-long lint checkpatch bench install clean kernel e2e \
+.PHONY: libperf all deps deps-check demo test unit bats check fuzz fuzz-long lint checkpatch bench install clean kernel e2e e2e-debug \
 	install-scripts install-python
 
 all: $(TOOL) $(STATIC_LIB) $(SHARED_LIB) $(UNIT_BIN)
@@ -187,6 +189,7 @@ check: deps-check
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(MAKE) $(ASAN_VARS) unit bats
 	$(MAKE) fuzz
 	$(MAKE) lint checkpatch
+	$(MAKE) e2e-debug
 
 FUZZ_SECONDS ?= 30
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/%)
@@ -252,6 +255,11 @@ kernel:
 
 e2e:
 	bash tests/e2e/run.sh
+
+# the same e2e tests on a lockdep/KASAN kernel built once from linux-source-6.1
+# (cached in ~/.cache/hwtrace); any checker report fails
+e2e-debug:
+	bash tests/e2e/debug-kernel.sh
 
 # --- static recorder for the QEMU guest (no Python, libzstd.a) ---------------
 .PHONY: static

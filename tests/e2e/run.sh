@@ -13,6 +13,9 @@
 # an error; elsewhere the test is skipped with the reason (exit 0).
 #
 # Environment: BUILD (default build), SEED (default 7), QEMU_TIMEOUT (s, 400).
+# Another kernel (tests/e2e/debug-kernel.sh): KERNEL, the image to boot, and
+# MODULES, the folder holding our *.ko built against it; both or neither.
+# E2E_DIR is where the image cache, initramfs and console log go ($BUILD/e2e).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,7 +24,13 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 unset MAKEFLAGS MFLAGS MAKELEVEL
 BUILD=${BUILD:-$ROOT/build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
-E2E=$BUILD/e2e
+E2E=${E2E_DIR:-$BUILD/e2e}
+KERNEL=${KERNEL:-}
+MODULES=${MODULES:-}
+if [ -n "$KERNEL$MODULES" ] && { [ ! -s "$KERNEL" ] || [ ! -d "$MODULES" ]; }; then
+	echo "e2e: KERNEL ('$KERNEL') and MODULES ('$MODULES') go together and must exist" >&2
+	exit 2
+fi
 SEED=${SEED:-7}
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-400}
 T0=$(date +%s)
@@ -41,7 +50,8 @@ sudo_() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo -n "$@"; fi; }
 
 # --- host requirements -------------------------------------------------------
 need=()
-dpkg-query -W -f='${Status}' linux-headers-amd64 2>/dev/null | grep -q 'ok installed' ||
+[ -n "$KERNEL" ] ||
+	dpkg-query -W -f='${Status}' linux-headers-amd64 2>/dev/null | grep -q 'ok installed' ||
 	need+=(linux-headers-amd64)
 command -v qemu-system-x86_64 >/dev/null || need+=(qemu-system-x86)
 [ -x /bin/busybox ] && ! ldd /bin/busybox >/dev/null 2>&1 || need+=(busybox-static)
@@ -52,30 +62,40 @@ if [ ${#need[@]} -gt 0 ]; then
 	  DEBIAN_FRONTEND=noninteractive sudo_ apt-get install -y -qq --no-install-recommends \
 		"${need[@]}"; } || skip "cannot install ${need[*]}"
 fi
-KVER=$(make -s --no-print-directory -C "$ROOT/kernel" kver)
-[ -n "$KVER" ] && [ -d "/lib/modules/$KVER/build" ] || skip "no kernel headers for '$KVER'"
-echo "e2e: kernel ABI $KVER"
 
-# --- kernel image (cached) ---------------------------------------------------
+# --- kernel image: $KERNEL, or Debian's stock one (cached) ------------------
 mkdir -p "$E2E"
-VMLINUZ=$E2E/vmlinuz-$KVER
-if [ ! -s "$VMLINUZ" ]; then
-	dl=$(mktemp -d "$E2E/dl.XXXXXX")
-	fetch() {
-		( cd "$dl" && { apt-get download -q "linux-image-$KVER" 2>/dev/null ||
-				apt-get download -q "linux-image-$KVER-unsigned"; } )
-	}
-	# stale package lists on a fresh machine: refresh them once and retry
-	fetch || { sudo_ apt-get update -qq && fetch; } ||
-		{ rm -rf "$dl"; skip "cannot download linux-image-$KVER"; }
-	dpkg-deb --fsys-tarfile "$dl"/linux-image-*.deb |
-		tar -x -O "./boot/vmlinuz-$KVER" > "$VMLINUZ.tmp"
-	mv "$VMLINUZ.tmp" "$VMLINUZ"
-	rm -rf "$dl"
+if [ -n "$KERNEL" ]; then
+	VMLINUZ=$KERNEL
+	echo "e2e: kernel $KERNEL, modules from $MODULES"
+else
+	KVER=$(make -s --no-print-directory -C "$ROOT/kernel" kver)
+	[ -n "$KVER" ] && [ -d "/lib/modules/$KVER/build" ] || skip "no kernel headers for '$KVER'"
+	echo "e2e: kernel ABI $KVER"
+
+	# the stock image, cached
+	VMLINUZ=$E2E/vmlinuz-$KVER
+	if [ ! -s "$VMLINUZ" ]; then
+		dl=$(mktemp -d "$E2E/dl.XXXXXX")
+		fetch() {
+			( cd "$dl" && { apt-get download -q "linux-image-$KVER" 2>/dev/null ||
+					apt-get download -q "linux-image-$KVER-unsigned"; } )
+		}
+		# stale package lists on a fresh machine: refresh them once and retry
+		fetch || { sudo_ apt-get update -qq && fetch; } ||
+			{ rm -rf "$dl"; skip "cannot download linux-image-$KVER"; }
+		dpkg-deb --fsys-tarfile "$dl"/linux-image-*.deb |
+			tar -x -O "./boot/vmlinuz-$KVER" > "$VMLINUZ.tmp"
+		mv "$VMLINUZ.tmp" "$VMLINUZ"
+		rm -rf "$dl"
+	fi
 fi
 
 # --- modules, test program, initramfs ---------------------------------------
-make -s -C "$ROOT/kernel" KVER="$KVER" >/dev/null
+if [ -z "$KERNEL" ]; then
+	make -s -C "$ROOT/kernel" KVER="$KVER" >/dev/null
+	MODULES=$ROOT/kernel
+fi
 # the recorder for the guest and the host tool that checks its files
 make -s -C "$ROOT" BUILD="$BUILD" static all >/dev/null ||
 	echo "e2e: WARNING: make static all failed" >&2
@@ -85,7 +105,7 @@ R=$E2E/root
 rm -rf "$R"
 mkdir -p "$R/bin" "$R/proc" "$R/sys" "$R/dev" "$R/tmp"
 cp /bin/busybox "$R/bin/"
-cp "$ROOT"/kernel/{cxl_hmu_sim,panthor_perf_sim,i915_oa_sim}.ko "$E2E/aux_capture" "$R/"
+cp "$MODULES"/{cxl_hmu_sim,panthor_perf_sim,i915_oa_sim}.ko "$E2E/aux_capture" "$R/"
 if [ -x "$BUILD/perf-hwtrace-static" ]; then
 	cp "$BUILD/perf-hwtrace-static" "$R/"
 elif [ "${CI:-}" = true ]; then
