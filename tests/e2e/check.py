@@ -263,7 +263,8 @@ def check_gpus(lines, blobs, text, seed, outdir):
           "panthor_perf0: format term and caps/ (layout 6 and 2, sample sizes) as documented")
     o = attrs(text, "HWT-ATTR", "i915_oa0")
     check(o.get("format/oa_format") == "config:0-7" and
-          o.get("format/oa_exponent") == "config:8-13" and o.get("caps/devid") == "0x9a49" and
+          o.get("format/oa_exponent") == "config:8-13" and
+          o.get("format/fill_threshold") == "config:16-23" and o.get("caps/devid") == "0x9a49" and
           o.get("caps/graphics_ver") == "1200" and o.get("caps/ts_freq") == "19200000",
           "i915_oa0: format terms and caps/ as documented")
     for name, (pages, layout, expect) in PT_RUNS.items():
