@@ -266,9 +266,9 @@ static void op_write_unit(struct i915_oa_pmu *op, u8 *p)
 
 /*
  * Move what the OA buffer holds into the AUX buffer, up to the first report
- * that follows a loss.  @restart: from the poll, open the next window, or on
- * loss stop the device until the event is started again.  Returns whether a
- * loss was written (the record is flagged TRUNCATED).
+ * that follows a loss.  @restart (the poll): open the next window, unless a
+ * loss was written.  Returns whether one was (the record is then flagged
+ * TRUNCATED and the caller stops the device).
  */
 static bool op_drain(struct i915_oa_pmu *op, struct perf_event *event, bool restart)
 {
