@@ -30,6 +30,7 @@
  * @formats:	bit n set: enum drm_i915_oa_format n is supported
  * @report_size: report size in bytes per format (0: unsupported)
  * @min_exponent: smallest supported period exponent
+ * @oa_buffer_reports: reports the OA buffer holds (the largest fill threshold)
  */
 struct i915_oa_caps {
 	u32 devid;
@@ -38,33 +39,52 @@ struct i915_oa_caps {
 	u32 formats;
 	u16 report_size[16];
 	u32 min_exponent;
+	u32 oa_buffer_reports;
 };
 
 /**
  * struct i915_oa_config - the event's terms
  * @format:	enum drm_i915_oa_format
  * @exponent:	period = 2^(exponent + 1) timestamp ticks
+ * @fill_threshold: reports in the OA buffer before the backend calls
+ *		i915_oa_pmu_poll() (1..oa_buffer_reports)
  */
 struct i915_oa_config {
 	u32 format;
 	u32 exponent;
+	u32 fill_threshold;
 };
 
 struct i915_oa_dev;
 
 /**
  * struct i915_oa_ops - OA unit access, called by the PMU
- * @configure:	program format and period; once per event before its first
- *		start.  Empties the OA buffer.  Return 0 or -errno.
- * @start:	start periodic sampling; IRQs off, on the device's CPU
- * @stop:	stop; may run inside i915_oa_pmu_poll() and must not wait for it
+ *
+ * Process context, may sleep (the PMU calls might_sleep()):
+ * @acquire:	take the OA unit for one event (power, forcewake); from
+ *		event_init.  Return 0 or -errno, which perf_event_open returns.
+ * @configure:	program format, period and fill threshold and empty the OA
+ *		buffer; from event_init after @acquire.  Return 0 or -errno.
+ * @release:	give the OA unit back; from the event's destroy
+ * @set_irq_cpu: run the poll on @cpu; from i915_oa_pmu_add() and from the
+ *		CPU hotplug callback, before the events move to @cpu
+ *
+ * IRQs off, on @dev->cpu (the PMU asserts both):
+ * @start:	start periodic sampling.  Return 0 or -errno (the event then
+ *		stays stopped).
+ * @stop:	stop; possibly from inside i915_oa_pmu_poll(), so it must not
+ *		wait for it.  Reports stay in the OA buffer.
  * @pending:	reports waiting in the OA buffer
  * @read:	copy the oldest report (report_size bytes) to @dst, free its
- *		slot and return the I915_OA_LOST_* flags that precede it
+ *		slot and return the I915_OA_LOST_* flags that precede it: the
+ *		loss report (OASTATUS report lost / buffer overflow)
  */
 struct i915_oa_ops {
+	int (*acquire)(struct i915_oa_dev *dev);
 	int (*configure)(struct i915_oa_dev *dev, const struct i915_oa_config *cfg);
-	void (*start)(struct i915_oa_dev *dev);
+	void (*release)(struct i915_oa_dev *dev);
+	void (*set_irq_cpu)(struct i915_oa_dev *dev, unsigned int cpu);
+	int (*start)(struct i915_oa_dev *dev);
 	void (*stop)(struct i915_oa_dev *dev);
 	u32 (*pending)(struct i915_oa_dev *dev);
 	u32 (*read)(struct i915_oa_dev *dev, void *dst);
@@ -104,8 +124,10 @@ void i915_oa_pmu_remove(struct i915_oa_dev *dev);
  * i915_oa_pmu_poll() - move what the OA buffer holds into the AUX buffer
  * @dev: the device
  *
- * Call in hard interrupt context on @dev->cpu.  Reports that do not fit stay
- * in the OA buffer; the record is then flagged TRUNCATED.
+ * Call in hard interrupt context on @dev->cpu, when the OA buffer holds
+ * fill_threshold reports or more.  Reports that do not fit stay in the OA
+ * buffer.  A report that @ops->read says follows lost ones ends a record
+ * flagged TRUNCATED, and the PMU stops the event until it is started again.
  */
 void i915_oa_pmu_poll(struct i915_oa_dev *dev);
 

@@ -11,7 +11,10 @@
  * Only when that buffer has lost reports (real loss) is the record flagged
  * TRUNCATED; the PMU then stops, as arm_spe_pmu does, until the event is
  * enabled again: the same on every CPU and whether or not the core disables
- * the event on TRUNCATED.
+ * the event on TRUNCATED.  What the OA buffer holds at stop still reaches
+ * the AUX buffer.  The OA unit is behind struct i915_oa_ops: acquired and
+ * configured in event_init, where errors reach perf_event_open, and given
+ * back in the event's destroy.
  *
  * The caps/ directory of the PMU exports the device words a recorder puts
  * into AUXTRACE_INFO priv[] (Documentation/kernel.rst).
@@ -28,6 +31,7 @@
 
 #include "../common/aux.h"
 #include "../common/hotplug.h"
+#include "../common/owner.h"
 #include "../common/params.h"
 #include "backend.h"
 
@@ -44,7 +48,7 @@
  * @dev:	the backend's device
  * @handle:	AUX output handle of the running event (the PMU is exclusive)
  * @event:	the started event, NULL when stopped
- * @owner:	event the backend is configured for
+ * @owner:	event that holds the backend (acquire .. release)
  * @report_size: bytes per report of @owner's format
  * @staged:	@report was read from the OA buffer but not written yet
  * @lost:	I915_OA_LOST_* flags preceding @report
@@ -69,10 +73,13 @@ struct i915_oa_pmu {
 
 PMU_FORMAT_ATTR(oa_format, "config:0-7");
 PMU_FORMAT_ATTR(oa_exponent, "config:8-13");
+/* not in i915's uAPI: reports in the OA buffer before the poll, 0 = 1 */
+PMU_FORMAT_ATTR(fill_threshold, "config:16-23");
 
 static struct attribute *op_format_attrs[] = {
 	&format_attr_oa_format.attr,
 	&format_attr_oa_exponent.attr,
+	&format_attr_fill_threshold.attr,
 	NULL
 };
 
@@ -140,13 +147,15 @@ static int op_parse(const struct i915_oa_pmu *op, const struct perf_event_attr *
 {
 	const struct i915_oa_caps *caps = &op->dev->caps;
 
-	if ((attr->config & ~GENMASK_ULL(13, 0)) || attr->config1 || attr->config2) {
+	if ((attr->config & ~(GENMASK_ULL(13, 0) | GENMASK_ULL(23, 16))) || attr->config1 ||
+	    attr->config2) {
 		dev_dbg(op->pmu.dev, "reserved config bits set: %#llx %#llx %#llx\n",
 			attr->config, attr->config1, attr->config2);
 		return -EINVAL;
 	}
 	cfg->format = attr->config & 0xff;
 	cfg->exponent = (attr->config >> 8) & 0x3f;
+	cfg->fill_threshold = (attr->config >> 16) & 0xff ?: 1;
 	if (cfg->format >= 16 || !(caps->formats & BIT(cfg->format)) ||
 	    !caps->report_size[cfg->format]) {
 		dev_dbg(op->pmu.dev, "oa_format %u not supported (mask %#x)\n", cfg->format,
@@ -158,14 +167,47 @@ static int op_parse(const struct i915_oa_pmu *op, const struct perf_event_attr *
 			caps->min_exponent, OA_EXPONENT_MAX);
 		return -EINVAL;
 	}
+	if (cfg->fill_threshold > caps->oa_buffer_reports) {
+		dev_dbg(op->pmu.dev, "fill_threshold %u not in 1..%u\n", cfg->fill_threshold,
+			caps->oa_buffer_reports);
+		return -EINVAL;
+	}
 	return 0;
 }
 
+/* process context, after the event's last del: give the device back */
 static void op_event_destroy(struct perf_event *event)
 {
 	struct i915_oa_pmu *op = to_op(event->pmu);
 
-	cmpxchg(&op->owner, event, NULL);
+	if (!hwt_owner_destroy(&op->owner, event))
+		return;
+	op->dev->ops->release(op->dev);
+	hwt_owner_unclaim(&op->owner);
+}
+
+/* Process context, may sleep: take the OA unit for @event and program it. */
+static int op_claim(struct i915_oa_pmu *op, struct perf_event *event,
+		    const struct i915_oa_config *cfg)
+{
+	const struct i915_oa_ops *ops = op->dev->ops;
+	int ret = hwt_owner_claim(&op->owner, event);
+
+	if (ret)
+		return ret;
+	ret = ops->acquire(op->dev);
+	if (ret)
+		goto free;
+	ret = ops->configure(op->dev, cfg);
+	if (!ret) {
+		op->report_size = op->dev->caps.report_size[cfg->format];
+		op->staged = false;
+		return 0;
+	}
+	ops->release(op->dev);
+free:
+	hwt_owner_unclaim(&op->owner);
+	return ret;
 }
 
 static int op_event_init(struct perf_event *event)
@@ -190,6 +232,8 @@ static int op_event_init(struct perf_event *event)
 		return -EINVAL;
 	}
 	ret = op_parse(op, &event->attr, &cfg);
+	if (!ret)
+		ret = op_claim(op, event, &cfg);
 	if (ret)
 		return ret;
 	event->destroy = op_event_destroy;
@@ -220,33 +264,27 @@ static void op_write_unit(struct i915_oa_pmu *op, u8 *p)
 	memcpy(p, op->report, op->report_size);
 }
 
-/* Reports were lost: the device stays off until the event is started again. */
-static void op_halt(struct i915_oa_pmu *op)
+/*
+ * Move what the OA buffer holds into the AUX buffer, up to the first report
+ * that follows a loss.  @restart (the poll): open the next window, unless a
+ * loss was written.  Returns whether one was (the record is then flagged
+ * TRUNCATED and the caller stops the device).
+ */
+static bool op_drain(struct i915_oa_pmu *op, struct perf_event *event, bool restart)
 {
-	op->dev->ops->stop(op->dev);
-	op->event->hw.state = PERF_HES_STOPPED;
-	op->event = NULL;
-}
-
-void i915_oa_pmu_poll(struct i915_oa_dev *dev)
-{
-	struct i915_oa_pmu *op = dev->pmu;
-	struct perf_output_handle *h;
+	const struct i915_oa_ops *ops = op->dev->ops;
+	struct perf_output_handle *h = &op->handle;
 	unsigned long written = 0, len;
 	bool reopened = false, lost = false;
 	void *p;
 
-	if (!op || !op->event)
-		return;
-	hwt_aux_assert_context(op->event);
-	h = &op->handle;
-	if (!h->event && !perf_aux_output_begin(h, op->event))
-		return;
+	if (!h->event && !perf_aux_output_begin(h, event))
+		return false;
 	while (!lost) {
 		if (!op->staged) {
-			if (!dev->ops->pending(dev))
+			if (!ops->pending(op->dev))
 				break;
-			op->lost = dev->ops->read(dev, op->report);
+			op->lost = ops->read(op->dev, op->report);
 			op->staged = true;
 		}
 		len = op_unit_len(op);
@@ -256,8 +294,8 @@ void i915_oa_pmu_poll(struct i915_oa_dev *dev)
 			reopened |= !p;
 			perf_aux_output_end(h, written);
 			written = 0;
-			if (!perf_aux_output_begin(h, op->event))
-				return;
+			if (!perf_aux_output_begin(h, event))
+				return false;
 			continue;
 		}
 		if (!p)
@@ -267,15 +305,33 @@ void i915_oa_pmu_poll(struct i915_oa_dev *dev)
 		op->staged = false;
 		lost = op->lost;
 	}
-	if (lost) {
-		/* the record ends with the loss records: it is where data is missing */
+	/* the record ends with the loss records: it is where data is missing */
+	if (lost)
 		perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
-		perf_aux_output_end(h, written);
-		op_halt(op);
-		return;
-	}
 	perf_aux_output_end(h, written);
-	perf_aux_output_begin(h, op->event);
+	if (restart && !lost)
+		perf_aux_output_begin(h, event);
+	return lost;
+}
+
+void i915_oa_pmu_poll(struct i915_oa_dev *dev)
+{
+	struct i915_oa_pmu *op = dev->pmu;
+	struct perf_event *event;
+
+	if (!op)
+		return;
+	/* stopped, or run ahead of a migrating event: the reports wait */
+	event = hwt_irq_event(READ_ONCE(op->event));
+	if (!event)
+		return;
+	hwt_aux_assert_context(event);
+	if (op_drain(op, event, true)) {
+		/* reports were lost: as arm_spe_pmu, stop until started again */
+		dev->ops->stop(dev);
+		event->hw.state = PERF_HES_STOPPED;
+		WRITE_ONCE(op->event, NULL);
+	}
 }
 
 static void op_start(struct perf_event *event, int flags)
@@ -289,9 +345,14 @@ static void op_start(struct perf_event *event, int flags)
 		event->hw.state = PERF_HES_STOPPED;
 		return;
 	}
+	if (op->dev->ops->start(op->dev)) {
+		dev_dbg(op->pmu.dev, "start: the OA unit did not start\n");
+		perf_aux_output_end(&op->handle, 0);
+		event->hw.state = PERF_HES_STOPPED;
+		return;
+	}
 	event->hw.state = 0;
-	op->event = event;
-	op->dev->ops->start(op->dev);
+	WRITE_ONCE(op->event, event);
 }
 
 static void op_stop(struct perf_event *event, int flags)
@@ -302,28 +363,16 @@ static void op_stop(struct perf_event *event, int flags)
 	if (!op->event)
 		return;
 	op->dev->ops->stop(op->dev);
+	/* below the fill threshold, reports still wait in the OA buffer */
 	if (op->handle.event)
-		perf_aux_output_end(&op->handle, 0);
-	op->event = NULL;
+		op_drain(op, event, false);
+	WRITE_ONCE(op->event, NULL);
 	event->hw.state = PERF_HES_STOPPED;
 }
 
 static int op_add(struct perf_event *event, int flags)
 {
-	struct i915_oa_pmu *op = to_op(event->pmu);
-	struct i915_oa_config cfg;
-	int ret;
-
-	if (op->owner != event) {
-		ret = op_parse(op, &event->attr, &cfg);
-		if (!ret)
-			ret = op->dev->ops->configure(op->dev, &cfg);
-		if (ret)
-			return ret;
-		op->owner = event;
-		op->report_size = op->dev->caps.report_size[cfg.format];
-		op->staged = false;
-	}
+	/* the OA unit was configured for this event in event_init */
 	event->hw.state = PERF_HES_STOPPED;
 	if (flags & PERF_EF_START)
 		op_start(event, 0);
@@ -352,12 +401,22 @@ static void *op_setup_aux(struct perf_event *event, void **pages, int nr_pages, 
 			     OA_REC_HDR * 3 + op->dev->caps.report_size[cfg.format]);
 }
 
+/* cpuhp teardown of the PMU's CPU: the poll goes where the events go */
+static void op_moved(struct hwt_hotplug *hp, unsigned int cpu)
+{
+	struct i915_oa_pmu *op = container_of(hp, struct i915_oa_pmu, hotplug);
+
+	op->dev->ops->set_irq_cpu(op->dev, cpu);
+}
+
 int i915_oa_pmu_add(struct i915_oa_dev *dev)
 {
 	struct i915_oa_pmu *op;
 	int ret, f;
 
-	if (!dev->ops || !hwt_cpu_usable(dev->cpu))
+	might_sleep();
+	if (!dev->ops || !dev->caps.oa_buffer_reports || dev->caps.oa_buffer_reports > 255 ||
+	    !hwt_cpu_usable(dev->cpu))
 		return -EINVAL;
 	for (f = 0; f < 16; f++)
 		if (dev->caps.report_size[f] > I915_OA_MAX_REPORT)
@@ -382,6 +441,8 @@ int i915_oa_pmu_add(struct i915_oa_dev *dev)
 		.free_aux = hwt_aux_free,
 	};
 	dev->pmu = op;
+	op->hotplug.moved = op_moved;
+	dev->ops->set_irq_cpu(dev, dev->cpu);
 	ret = perf_pmu_register(&op->pmu, op->name, -1);
 	if (!ret) {
 		ret = hwt_hotplug_add(&op->hotplug, "perf/i915_oa:online", &op->pmu, &dev->cpu);

@@ -4,7 +4,7 @@
  *
  * An hrtimer pinned to the PMU's CPU writes one periodic report per OA
  * period (2^(exponent + 1) ticks of 19.2 MHz) into a 16-report OA buffer and
- * calls i915_oa_pmu_poll().  When the OA buffer is full the new report is
+ * calls i915_oa_pmu_poll() when it holds the event's fill_threshold reports.  When the OA buffer is full the new report is
  * lost (OA_REPORT_LOST before the next report that lands); after 16 lost in
  * a row the unit restarts with an empty buffer (OA_BUFFER_LOST).
  *
@@ -28,10 +28,12 @@
 
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/lockdep.h>
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <asm/unaligned.h>
 
 #include "../common/params.h"
@@ -77,6 +79,8 @@ struct oa_slot {
  * @tail:	next slot to fill (free-running)
  * @lost:	flags for the next report that lands
  * @lost_run:	reports lost in a row
+ * @irq_cpu:	where the poll runs (set_irq_cpu; the timer runs there)
+ * @acquired:	between acquire and release
  * @running:	between start and stop
  */
 struct oa_sim {
@@ -91,6 +95,8 @@ struct oa_sim {
 	u32 tail;
 	u32 lost;
 	u32 lost_run;
+	int irq_cpu;
+	bool acquired;
 	bool running;
 };
 
@@ -98,10 +104,39 @@ static struct oa_sim *sim;
 
 #define to_sim(d) container_of(d, struct oa_sim, dev)
 
+static int sim_acquire(struct i915_oa_dev *dev)
+{
+	struct oa_sim *s = to_sim(dev);
+
+	might_sleep();
+	if (WARN_ON_ONCE(s->acquired))
+		return -EBUSY;
+	s->acquired = true;
+	return 0;
+}
+
+static void sim_release(struct i915_oa_dev *dev)
+{
+	struct oa_sim *s = to_sim(dev);
+
+	might_sleep();
+	WARN_ON_ONCE(s->running || !s->acquired);
+	/* stop never waits for a tick in flight: release does */
+	hrtimer_cancel(&s->timer);
+	s->acquired = false;
+}
+
+static void sim_set_irq_cpu(struct i915_oa_dev *dev, unsigned int cpu)
+{
+	might_sleep();
+	WRITE_ONCE(to_sim(dev)->irq_cpu, cpu);
+}
+
 static int sim_configure(struct i915_oa_dev *dev, const struct i915_oa_config *cfg)
 {
 	struct oa_sim *s = to_sim(dev);
 
+	might_sleep();
 	s->cfg = *cfg;
 	s->q = seed + 1;
 	s->k = 0;
@@ -113,12 +148,17 @@ static int sim_configure(struct i915_oa_dev *dev, const struct i915_oa_config *c
 	return 0;
 }
 
-static void sim_start(struct i915_oa_dev *dev)
+static int sim_start(struct i915_oa_dev *dev)
 {
 	struct oa_sim *s = to_sim(dev);
 
+	lockdep_assert_irqs_disabled();
+	/* the timer is the poll: it must be where set_irq_cpu routed it */
+	if (WARN_ON_ONCE(!s->acquired || smp_processor_id() != READ_ONCE(s->irq_cpu)))
+		return -EIO;
 	s->running = true;
 	hrtimer_start(&s->timer, s->period, HRTIMER_MODE_REL_PINNED_HARD);
+	return 0;
 }
 
 static void sim_stop(struct i915_oa_dev *dev)
@@ -203,7 +243,8 @@ static enum hrtimer_restart sim_tick(struct hrtimer *t)
 		s->lost_run = 0;
 	}
 	s->k++;
-	i915_oa_pmu_poll(&s->dev);
+	if (s->tail - s->head >= s->cfg.fill_threshold)
+		i915_oa_pmu_poll(&s->dev);
 	if (!s->running)
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(t, s->period);
@@ -211,7 +252,10 @@ static enum hrtimer_restart sim_tick(struct hrtimer *t)
 }
 
 static const struct i915_oa_ops sim_ops = {
+	.acquire = sim_acquire,
 	.configure = sim_configure,
+	.release = sim_release,
+	.set_irq_cpu = sim_set_irq_cpu,
 	.start = sim_start,
 	.stop = sim_stop,
 	.pending = sim_pending,
@@ -241,6 +285,7 @@ static int __init oa_sim_init(void)
 			.formats = BIT(FMT_C4_B8) | BIT(FMT_A32U40),
 			.report_size = { [FMT_C4_B8] = 64, [FMT_A32U40] = 256 },
 			.min_exponent = 10,		/* 107 us: an hrtimer per report */
+			.oa_buffer_reports = SIM_OA_BUF,
 		},
 		.instance = instance,
 		.cpu = cpu,

@@ -7,8 +7,9 @@
  * the uAPI sample layout of the chosen revision.  A backend owns the counters:
  * it accumulates them between samples and hands over one block at a time.
  * A real panthor backend programs PRFCNT through the CSF firmware interface
- * and calls panthor_perf_pmu_sample_ready() when a firmware sample landed;
- * the simulated backend (sim.c) does it from an hrtimer.
+ * and calls panthor_perf_pmu_irq() when a firmware sample landed or the
+ * firmware reported its sample ring overflowed; the simulated backend
+ * (sim.c) does it from an hrtimer.
  */
 #ifndef PANTHOR_PERF_BACKEND_H
 #define PANTHOR_PERF_BACKEND_H
@@ -68,11 +69,22 @@ struct panthor_perf_dev;
 
 /**
  * struct panthor_perf_ops - counter access, called by the PMU
- * @configure:	program the terms; once per event before its first start.
- *		Resets the accumulated counters.  Return 0 or -errno.
- * @start:	start counting and sampling every @period_us; IRQs off, on
- *		the device's CPU
- * @stop:	stop; may run inside panthor_perf_pmu_sample_ready() and must
+ *
+ * Process context, may sleep (the PMU calls might_sleep()):
+ * @acquire:	take the GPU's counters for one event (power, firmware
+ *		interface); from event_init.  Return 0 or -errno, which
+ *		perf_event_open returns.
+ * @configure:	program @cfg and reset the accumulated counters; from
+ *		event_init after @acquire.  Return 0 or -errno.
+ * @release:	give the counters back; from the event's destroy
+ * @set_irq_cpu: route the sample interrupt to @cpu; from
+ *		panthor_perf_pmu_add() and from the CPU hotplug callback,
+ *		before the events move to @cpu
+ *
+ * IRQs off, on @dev->cpu (the PMU asserts both):
+ * @start:	start counting and sampling every @period_us.  Return 0 or
+ *		-errno (the event then stays stopped).
+ * @stop:	stop; possibly from inside panthor_perf_pmu_irq(), so it must
  *		not wait for it.  Accumulated counters are kept.
  * @read_block:	counters accumulated since the last @reset for one block:
  *		fill @counters (counters_per_block values, header words
@@ -81,8 +93,11 @@ struct panthor_perf_dev;
  * @reset:	the PMU took a sample: start a new accumulation interval
  */
 struct panthor_perf_ops {
+	int (*acquire)(struct panthor_perf_dev *dev);
 	int (*configure)(struct panthor_perf_dev *dev, const struct panthor_perf_config *cfg);
-	void (*start)(struct panthor_perf_dev *dev);
+	void (*release)(struct panthor_perf_dev *dev);
+	void (*set_irq_cpu)(struct panthor_perf_dev *dev, unsigned int cpu);
+	int (*start)(struct panthor_perf_dev *dev);
 	void (*stop)(struct panthor_perf_dev *dev);
 	u32 (*read_block)(struct panthor_perf_dev *dev, enum panthor_perf_kind kind, u32 idx,
 			  u64 *counters);
@@ -123,14 +138,17 @@ int panthor_perf_pmu_add(struct panthor_perf_dev *dev);
 void panthor_perf_pmu_remove(struct panthor_perf_dev *dev);
 
 /**
- * panthor_perf_pmu_sample_ready() - one sampling period ended
+ * panthor_perf_pmu_irq() - one sampling period ended, or counters were lost
  * @dev: the device
+ * @lost: the device lost counter data since the last call (the firmware's
+ *	sample ring overflowed); the accumulation restarts at this period
  *
- * Call in hard interrupt context on @dev->cpu.  Writes one sample covering
- * every period since the last one written into the AUX buffer, or leaves the
- * counters accumulating when it does not fit (the next sample is then
- * flagged OVERFLOW).
+ * Call in hard interrupt context on @dev->cpu.  Without loss: writes one
+ * sample covering every period since the last one written into the AUX
+ * buffer, or leaves the counters accumulating when it does not fit (the next
+ * sample is then flagged OVERFLOW).  On @lost: the record is flagged
+ * TRUNCATED and the PMU stops the event until it is started again.
  */
-void panthor_perf_pmu_sample_ready(struct panthor_perf_dev *dev);
+void panthor_perf_pmu_irq(struct panthor_perf_dev *dev, bool lost);
 
 #endif /* PANTHOR_PERF_BACKEND_H */

@@ -10,7 +10,12 @@
  * never straddles the end of the AUX buffer.  When one does not fit, the
  * counters keep accumulating in the backend and the next sample written
  * covers every period since the last one and carries the OVERFLOW flag.
- * Nothing is lost, so no record is ever flagged TRUNCATED.
+ * Nothing is lost then, so nothing is flagged TRUNCATED.  Only when the
+ * device reports lost counter data (its sample ring overflowed) is the record
+ * flagged TRUNCATED, and the PMU stops until the event is started again, as
+ * arm_spe_pmu does.  The device is behind struct panthor_perf_ops: acquired
+ * and configured in event_init, where errors reach perf_event_open, and
+ * given back in the event's destroy.
  *
  * The caps/ directory of the PMU exports the words a recorder puts into
  * AUXTRACE_INFO priv[] (Documentation/kernel.rst).
@@ -28,6 +33,7 @@
 
 #include "../common/aux.h"
 #include "../common/hotplug.h"
+#include "../common/owner.h"
 #include "../common/params.h"
 #include "backend.h"
 
@@ -48,7 +54,8 @@ static const u8 pp_type_v6[PANTHOR_PERF_NKINDS] = { 1, PP_NO_TYPE, 2, 3, 4, 5 };
  * @dev:	the backend's device
  * @handle:	AUX output handle of the running event (the PMU is exclusive)
  * @event:	the started event, NULL when stopped
- * @owner:	event the backend is configured for
+ * @owner:	event that holds the backend (acquire .. release)
+ * @lost:	the device reported loss not yet flagged (set from any CPU)
  * @types:	block_type per kind in this layout
  * @sample_size: bytes per sample
  * @period:	sampling periods ended since configure (user_data of a sample)
@@ -64,6 +71,7 @@ struct panthor_perf_pmu {
 	struct perf_output_handle handle;
 	struct perf_event *event;
 	struct perf_event *owner;
+	int lost;
 	const u8 *types;
 	u32 sample_size;
 	u64 period;
@@ -206,11 +214,41 @@ static int pp_parse(const struct panthor_perf_pmu *pp, const struct perf_event_a
 	return 0;
 }
 
+/* process context, after the event's last del: give the device back */
 static void pp_event_destroy(struct perf_event *event)
 {
 	struct panthor_perf_pmu *pp = to_pp(event->pmu);
 
-	cmpxchg(&pp->owner, event, NULL);
+	if (!hwt_owner_destroy(&pp->owner, event))
+		return;
+	pp->dev->ops->release(pp->dev);
+	hwt_owner_unclaim(&pp->owner);
+}
+
+/* Process context, may sleep: take the device for @event and program it. */
+static int pp_claim(struct panthor_perf_pmu *pp, struct perf_event *event,
+		    const struct panthor_perf_config *cfg)
+{
+	const struct panthor_perf_ops *ops = pp->dev->ops;
+	int ret = hwt_owner_claim(&pp->owner, event);
+
+	if (ret)
+		return ret;
+	ret = ops->acquire(pp->dev);
+	if (ret)
+		goto free;
+	ret = ops->configure(pp->dev, cfg);
+	if (!ret) {
+		pp->period = 0;
+		pp->last = 0;
+		pp->last_ns = ktime_get_ns();
+		WRITE_ONCE(pp->lost, 0);
+		return 0;
+	}
+	ops->release(pp->dev);
+free:
+	hwt_owner_unclaim(&pp->owner);
+	return ret;
 }
 
 static int pp_event_init(struct perf_event *event)
@@ -235,6 +273,8 @@ static int pp_event_init(struct perf_event *event)
 		return -EINVAL;
 	}
 	ret = pp_parse(pp, &event->attr, &cfg);
+	if (!ret)
+		ret = pp_claim(pp, event, &cfg);
 	if (ret)
 		return ret;
 	event->destroy = pp_event_destroy;
@@ -289,24 +329,54 @@ static void pp_write_sample(struct panthor_perf_pmu *pp, u8 *p)
 	pp->last_ns = now;
 }
 
-void panthor_perf_pmu_sample_ready(struct panthor_perf_dev *dev)
+/* Real loss: one empty record flagged TRUNCATED, then stopped (arm_spe_pmu). */
+static void pp_halt(struct panthor_perf_pmu *pp, struct perf_event *event)
+{
+	struct perf_output_handle *h = &pp->handle;
+
+	pp->dev->ops->stop(pp->dev);
+	if (h->event || perf_aux_output_begin(h, event)) {
+		perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
+		perf_aux_output_end(h, 0);
+		WRITE_ONCE(pp->lost, 0);
+	}
+	event->hw.state = PERF_HES_STOPPED;
+	WRITE_ONCE(pp->event, NULL);
+}
+
+void panthor_perf_pmu_irq(struct panthor_perf_dev *dev, bool lost)
 {
 	struct panthor_perf_pmu *pp = dev->pmu;
 	struct perf_output_handle *h;
+	struct perf_event *event;
 	void *p;
 
-	if (!pp || !pp->event)
+	if (!pp)
 		return;
-	hwt_aux_assert_context(pp->event);
+	if (lost)
+		WRITE_ONCE(pp->lost, 1);
+	event = hwt_irq_event(READ_ONCE(pp->event));
+	if (!event)
+		return;
+	hwt_aux_assert_context(event);
 	h = &pp->handle;
 	pp->period++;
-	if (!h->event && !perf_aux_output_begin(h, pp->event))
+	if (lost) {
+		/* the device restarted its accumulation: the next sample starts here */
+		pp->last = pp->period;
+		pp->last_ns = ktime_get_ns();
+	}
+	if (READ_ONCE(pp->lost)) {
+		pp_halt(pp, event);
+		return;
+	}
+	if (!h->event && !perf_aux_output_begin(h, event))
 		return;		/* buffer full: the core disables the event */
 	p = hwt_aux_reserve(h, 0, pp->sample_size);
 	if (!p) {
 		/* reopen the window once: the reader may have made room */
 		perf_aux_output_end(h, 0);
-		if (!perf_aux_output_begin(h, pp->event))
+		if (!perf_aux_output_begin(h, event))
 			return;
 		p = hwt_aux_reserve(h, 0, pp->sample_size);
 	}
@@ -317,12 +387,12 @@ void panthor_perf_pmu_sample_ready(struct panthor_perf_dev *dev)
 		 * not TRUNCATED (which would make the core disable the event).
 		 */
 		perf_aux_output_end(h, 0);
-		perf_aux_output_begin(h, pp->event);
+		perf_aux_output_begin(h, event);
 		return;
 	}
 	pp_write_sample(pp, p);
 	perf_aux_output_end(h, pp->sample_size);
-	perf_aux_output_begin(h, pp->event);
+	perf_aux_output_begin(h, event);
 }
 
 static void pp_start(struct perf_event *event, int flags)
@@ -336,9 +406,14 @@ static void pp_start(struct perf_event *event, int flags)
 		event->hw.state = PERF_HES_STOPPED;
 		return;
 	}
+	if (pp->dev->ops->start(pp->dev)) {
+		dev_dbg(pp->pmu.dev, "start: the device did not start\n");
+		perf_aux_output_end(&pp->handle, 0);
+		event->hw.state = PERF_HES_STOPPED;
+		return;
+	}
 	event->hw.state = 0;
-	pp->event = event;
-	pp->dev->ops->start(pp->dev);
+	WRITE_ONCE(pp->event, event);
 }
 
 static void pp_stop(struct perf_event *event, int flags)
@@ -351,27 +426,13 @@ static void pp_stop(struct perf_event *event, int flags)
 	pp->dev->ops->stop(pp->dev);
 	if (pp->handle.event)
 		perf_aux_output_end(&pp->handle, 0);
-	pp->event = NULL;
+	WRITE_ONCE(pp->event, NULL);
 	event->hw.state = PERF_HES_STOPPED;
 }
 
 static int pp_add(struct perf_event *event, int flags)
 {
-	struct panthor_perf_pmu *pp = to_pp(event->pmu);
-	struct panthor_perf_config cfg;
-	int ret;
-
-	if (pp->owner != event) {
-		ret = pp_parse(pp, &event->attr, &cfg);
-		if (!ret)
-			ret = pp->dev->ops->configure(pp->dev, &cfg);
-		if (ret)
-			return ret;
-		pp->owner = event;
-		pp->period = 0;
-		pp->last = 0;
-		pp->last_ns = ktime_get_ns();
-	}
+	/* the device was configured for this event in event_init */
 	event->hw.state = PERF_HES_STOPPED;
 	if (flags & PERF_EF_START)
 		pp_start(event, 0);
@@ -395,6 +456,14 @@ static void *pp_setup_aux(struct perf_event *event, void **pages, int nr_pages, 
 	return hwt_aux_setup(event, pages, nr_pages, overwrite, pp->sample_size);
 }
 
+/* cpuhp teardown of the PMU's CPU: the interrupt goes where the events go */
+static void pp_moved(struct hwt_hotplug *hp, unsigned int cpu)
+{
+	struct panthor_perf_pmu *pp = container_of(hp, struct panthor_perf_pmu, hotplug);
+
+	pp->dev->ops->set_irq_cpu(pp->dev, cpu);
+}
+
 int panthor_perf_pmu_add(struct panthor_perf_dev *dev)
 {
 	const struct panthor_perf_caps *c = &dev->caps;
@@ -402,6 +471,7 @@ int panthor_perf_pmu_add(struct panthor_perf_dev *dev)
 	u64 size = PP_SAMPLE_HDR;
 	int ret, k;
 
+	might_sleep();
 	if (!dev->ops || (dev->layout != 2 && dev->layout != 6) ||
 	    c->counters_per_block < PANTHOR_PERF_HDR_COUNTERS ||
 	    c->counters_per_block > PANTHOR_PERF_MAX_CPB || !hwt_cpu_usable(dev->cpu))
@@ -437,6 +507,8 @@ int panthor_perf_pmu_add(struct panthor_perf_dev *dev)
 		.free_aux = hwt_aux_free,
 	};
 	dev->pmu = pp;
+	pp->hotplug.moved = pp_moved;
+	dev->ops->set_irq_cpu(dev, dev->cpu);
 	ret = perf_pmu_register(&pp->pmu, pp->name, -1);
 	if (!ret) {
 		ret = hwt_hotplug_add(&pp->hotplug, "perf/panthor_perf:online", &pp->pmu, &dev->cpu);

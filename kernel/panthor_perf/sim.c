@@ -3,7 +3,7 @@
  * sim.c - simulated Mali-G610 MC4 counters for the panthor perf PMU.
  *
  * An hrtimer pinned to the PMU's CPU ends one sampling period per tick and
- * calls panthor_perf_pmu_sample_ready().  The counters are a closed-form
+ * calls panthor_perf_pmu_irq().  The counters are a closed-form
  * function of the period number, so a recording can be recomputed exactly
  * (tests/e2e/sim_panthor.py).  With k the periods ended since configure, j
  * the value of k at the previous sample (the PMU's user_data), n = k - j:
@@ -19,14 +19,20 @@
  *   block_states (of period k): shader 3 OFF|AVAILABLE when k % 10 == 0,
  *   TILER ON|AVAILABLE|PROTECTED when k % 7 == 0, else ON|AVAILABLE|NORMAL;
  *   clock cycles: toplevel = coregroup = n * 800000, shader = n * 1000000.
+ *
+ * With lose_every=N (> 0), every period k with k % N == 0 plays a firmware
+ * sample-ring overflow: the counters accumulated in (j, k] are dropped
+ * (j becomes k) and the interrupt reports the loss.
  */
 #define pr_fmt(fmt) "panthor_perf_sim: " fmt
 
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
+#include <linux/lockdep.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 
 #include "../common/params.h"
 #include "backend.h"
@@ -47,6 +53,10 @@ static int instance;
 module_param(instance, int, 0444);
 MODULE_PARM_DESC(instance, "N in the PMU name panthor_perfN (default 0)");
 
+static unsigned int lose_every;
+module_param(lose_every, uint, 0444);
+MODULE_PARM_DESC(lose_every, "lose the counters of every period k % N == 0 (0: never, default)");
+
 /**
  * struct pp_sim - the simulated GPU
  * @dev:	what the PMU sees
@@ -55,6 +65,9 @@ MODULE_PARM_DESC(instance, "N in the PMU name panthor_perfN (default 0)");
  * @seed:	model seed of the configured event
  * @k:		periods ended since configure
  * @j:		@k at the last reset (previous sample)
+ * @lose_every: lose_every of the configured event
+ * @irq_cpu:	where the sample interrupt is routed (the timer runs there)
+ * @acquired:	between acquire and release
  * @running:	between start and stop
  */
 struct pp_sim {
@@ -64,6 +77,9 @@ struct pp_sim {
 	u64 seed;
 	u64 k;
 	u64 j;
+	u32 lose_every;
+	int irq_cpu;
+	bool acquired;
 	bool running;
 };
 
@@ -71,23 +87,58 @@ static struct pp_sim *sim;
 
 #define to_sim(d) container_of(d, struct pp_sim, dev)
 
+static int sim_acquire(struct panthor_perf_dev *dev)
+{
+	struct pp_sim *s = to_sim(dev);
+
+	might_sleep();
+	if (WARN_ON_ONCE(s->acquired))
+		return -EBUSY;
+	s->acquired = true;
+	return 0;
+}
+
+static void sim_release(struct panthor_perf_dev *dev)
+{
+	struct pp_sim *s = to_sim(dev);
+
+	might_sleep();
+	WARN_ON_ONCE(s->running || !s->acquired);
+	/* stop never waits for a tick in flight: release does */
+	hrtimer_cancel(&s->timer);
+	s->acquired = false;
+}
+
+static void sim_set_irq_cpu(struct panthor_perf_dev *dev, unsigned int cpu)
+{
+	might_sleep();
+	WRITE_ONCE(to_sim(dev)->irq_cpu, cpu);
+}
+
 static int sim_configure(struct panthor_perf_dev *dev, const struct panthor_perf_config *cfg)
 {
 	struct pp_sim *s = to_sim(dev);
 
+	might_sleep();
 	s->seed = seed;
+	s->lose_every = lose_every;
 	s->k = 0;
 	s->j = 0;
 	s->period = ns_to_ktime((u64)cfg->period_us * NSEC_PER_USEC);
 	return 0;
 }
 
-static void sim_start(struct panthor_perf_dev *dev)
+static int sim_start(struct panthor_perf_dev *dev)
 {
 	struct pp_sim *s = to_sim(dev);
 
+	lockdep_assert_irqs_disabled();
+	/* the timer is the interrupt: it must be where set_irq_cpu routed it */
+	if (WARN_ON_ONCE(!s->acquired || smp_processor_id() != READ_ONCE(s->irq_cpu)))
+		return -EIO;
 	s->running = true;
 	hrtimer_start(&s->timer, s->period, HRTIMER_MODE_REL_PINNED_HARD);
+	return 0;
 }
 
 static void sim_stop(struct panthor_perf_dev *dev)
@@ -156,9 +207,13 @@ static void sim_reset(struct panthor_perf_dev *dev)
 static enum hrtimer_restart sim_tick(struct hrtimer *t)
 {
 	struct pp_sim *s = container_of(t, struct pp_sim, timer);
+	bool lost;
 
 	s->k++;
-	panthor_perf_pmu_sample_ready(&s->dev);
+	lost = s->lose_every && s->k % s->lose_every == 0;
+	if (lost)
+		s->j = s->k;	/* the sample ring overflowed: (j, k] is gone */
+	panthor_perf_pmu_irq(&s->dev, lost);
 	if (!s->running)
 		return HRTIMER_NORESTART;
 	hrtimer_forward_now(t, s->period);
@@ -166,7 +221,10 @@ static enum hrtimer_restart sim_tick(struct hrtimer *t)
 }
 
 static const struct panthor_perf_ops sim_ops = {
+	.acquire = sim_acquire,
 	.configure = sim_configure,
+	.release = sim_release,
+	.set_irq_cpu = sim_set_irq_cpu,
 	.start = sim_start,
 	.stop = sim_stop,
 	.read_block = sim_read_block,

@@ -238,11 +238,13 @@ def check_run(lines, blobs, seed, name, outdir):
 # panthor: name -> (aux pages, layout, expect); i915: name -> (aux pages, exponent, format, expect)
 PT_RUNS = {"pt_normal": (64, 6, "exact"), "pt_overflow": (4, 6, "overflow"),
            "pt_v2": (64, 2, "exact"), "pt_pages_4": (4, 6, "small"),
-           "pt_hotplug": (64, 6, "exact")}
+           "pt_hotplug": (64, 6, "exact"), "pt_lost": (64, 6, "lost")}
 OA_RUNS = {"oa_normal": (64, 12, 10, "exact"), "oa_c4b8": (16, 11, 7, "exact"),
-           "oa_lost": (2, 10, 10, "lost"), "oa_lost_cpu1": (2, 10, 10, "lost")}
+           "oa_lost": (2, 10, 10, "lost"), "oa_lost_cpu1": (2, 10, 10, "lost"),
+           "oa_fill": (64, 12, 10, "exact")}
 PT_BAD = ["pt_period_0", "pt_period_99", "pt_period_big", "pt_reserved", "pt_cpu_not_in_mask"]
-OA_BAD = ["oa_format_0", "oa_format_9", "oa_exponent_9", "oa_exponent_32", "oa_reserved"]
+OA_BAD = ["oa_format_0", "oa_format_9", "oa_exponent_9", "oa_exponent_32", "oa_reserved",
+          "oa_fill_17"]
 
 
 def attrs(text, tag, pmu):
@@ -261,7 +263,8 @@ def check_gpus(lines, blobs, text, seed, outdir):
           "panthor_perf0: format term and caps/ (layout 6 and 2, sample sizes) as documented")
     o = attrs(text, "HWT-ATTR", "i915_oa0")
     check(o.get("format/oa_format") == "config:0-7" and
-          o.get("format/oa_exponent") == "config:8-13" and o.get("caps/devid") == "0x9a49" and
+          o.get("format/oa_exponent") == "config:8-13" and
+          o.get("format/fill_threshold") == "config:16-23" and o.get("caps/devid") == "0x9a49" and
           o.get("caps/graphics_ver") == "1200" and o.get("caps/ts_freq") == "19200000",
           "i915_oa0: format terms and caps/ as documented")
     for name, (pages, layout, expect) in PT_RUNS.items():
@@ -272,7 +275,9 @@ def check_gpus(lines, blobs, text, seed, outdir):
         if check_blob(lines, blobs, name, outdir):
             check_gpu.i915_raw(check, name, records(blobs[name]), pages * PAGE, seed, exp,
                                fmt, expect)
-    for name in ("oa_lost", "oa_lost_cpu1"):
+    if check_blob(lines, blobs, "oa_fill", outdir):
+        check_gpu.oa_fill(check, "oa_fill", records(blobs["oa_fill"]), 64 * PAGE, 8, 256)
+    for name in ("oa_lost", "oa_lost_cpu1", "pt_lost"):
         # TRUNCATED stops the PMU on any CPU; DISABLE+ENABLE starts it again
         r = auxcap(lines, name, "DONE") or {}
         check(int(r.get("truncated", 0)) > 0 and int(r.get("enables", 0)) > 0 and

@@ -11,6 +11,9 @@ import sim_hmu
 import sim_i915
 import sim_panthor
 
+# panthor_perf_sim lose_every= of the pt_lost run in init.sh
+PT_LOSE_EVERY = 20
+
 
 def whole(recs, aux_size, units):
     """Records hold whole units (units(data) -> their lengths, or None) and no
@@ -45,19 +48,33 @@ def panthor_raw(check, name, recs, aux_size, seed, layout, expect):
     ss = sim_panthor.sample_size(layout)
     check(whole(recs, aux_size, lambda d: [ss] * (len(d) // ss)),
           "%s: records are whole %d-byte samples, none across the buffer end" % (name, ss))
-    j, bad, n, over = 0, [], 0, 0
-    for _off, _size, _f, data in recs:
+    j, bad, n, over, after, seen = 0, [], 0, 0, 0, False
+    lose = PT_LOSE_EVERY if expect == "lost" else 0
+    for _off, _size, flags, data in recs:
         for p in range(0, len(data) - ss + 1, ss):
             hdr, blks = sim_panthor.parse_sample(data[p:p + ss], layout)
+            if lose:
+                # the device dropped (m, k] at every m % lose == 0 it passed
+                bad += ["k=%d: a lost period has a sample" % hdr["k"]] * (hdr["k"] % lose == 0)
+                j = max(j, (hdr["k"] - 1) // lose * lose)
             bad += sim_panthor.check_sample(seed, layout, j, hdr, blks)
             over += hdr["flags"] & 1
-            j, n = hdr["k"], n + 1
+            j, n, after = hdr["k"], n + 1, after + seen
+        seen |= bool(flags & 1)
     check(n > 0 and not bad, "%s: %d samples (layout %d) equal the model (seed %d)%s"
           % (name, n, layout, seed, "".join("\n    " + b for b in bad[:5])))
     trunc = sum(1 for r in recs if r[2] & 1)
     if expect == "exact":
         check(over == 0 and trunc == 0 and j == n,
               "%s: one sample per period, no OVERFLOW or TRUNCATED" % name)
+    elif expect == "lost":
+        # the ring overflow is reported as one empty TRUNCATED record, then the PMU
+        # stops until the reader re-enables it
+        empty = all(size == 0 for _o, size, f, _d in recs if f & 1)
+        check(trunc > 0 and trunc >= j // lose and empty and after > 0 and j > lose,
+              "%s: forced sample-ring overflow every %d periods: %d TRUNCATED records "
+              "(empty: %s), samples after the loss restart the accumulation at the lost "
+              "period, last period %d" % (name, lose, trunc, empty, j))
     elif expect == "small":
         check(trunc == 0 and n >= 15, "%s: %d samples in a 4-page buffer, no TRUNCATED"
               % (name, n))
@@ -100,6 +117,17 @@ def i915_raw(check, name, recs, aux_size, seed, exp, fmt, expect):
         check(rl + bl > 0 and any(r[2] & 1 for r in recs),
               "%s: AUX overrun: %d OA_REPORT_LOST, %d OA_BUFFER_LOST, TRUNCATED" %
               (name, rl, bl))
+
+
+def oa_fill(check, name, recs, aux_size, threshold, report_size):
+    """With fill_threshold the OA unit is polled once it holds that many reports:
+    fewer per record only where a record ends at the buffer end (the next unit
+    goes on at 0) or at the drain on stop."""
+    unit = 8 + report_size
+    small = sum(1 for off, size, _f, _d in recs
+                if size < threshold * unit and (off + size) % aux_size)
+    check(recs and small <= 1, "%s: fill_threshold=%d: %d records, %d with fewer reports "
+          "not at the buffer end (at most the stop's drain)" % (name, threshold, len(recs), small))
 
 
 def tool(args):

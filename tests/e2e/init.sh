@@ -204,6 +204,11 @@ run pt_v2 -e "$PT/period_us=2000/" -m 64 -b 150000 -t 20000 -o /tmp/pt_v2.bin
 dump pt_v2
 rmmod panthor_perf_sim
 echo "HWT-RMMOD-PT2 rc=$?"
+# forced sample-ring overflow every 20 periods (check_gpu.PT_LOSE_EVERY): TRUNCATED, re-enable
+insmod /panthor_perf_sim.ko seed=@SEED@ lose_every=20 || echo "HWT-FAIL insmod panthor lose"
+run pt_lost -e "$PT/period_us=2000/" -m 64 -b 200000 -t 20000 -o /tmp/pt_lost.bin
+dump pt_lost
+rmmod panthor_perf_sim
 # CPU hotplug during a panthor capture on CPU 1
 insmod /panthor_perf_sim.ko seed=@SEED@ cpu=1 || echo "HWT-FAIL insmod panthor cpu=1"
 run pt_hotplug -V -C 1 -e "$PT/period_us=50000/" -m 64 -t 4000 -o /tmp/pt_hotplug.bin &
@@ -227,6 +232,10 @@ run oa_c4b8 -e "$OA/oa_format=7,oa_exponent=11/" -m 16 -b 36000 -t 20000 -o /tmp
 dump oa_c4b8
 run oa_lost -e "$OA/oa_format=10,oa_exponent=10/" -m 2 -s 20 -b 60000 -t 20000 -o /tmp/oa_lost.bin
 dump oa_lost
+run oa_fill -e "$OA/oa_format=10,oa_exponent=12,fill_threshold=8/" -m 64 -b 132000 -t 20000 \
+	-o /tmp/oa_fill.bin
+dump oa_fill
+run oa_fill_17 -e "$OA/oa_format=10,oa_exponent=12,fill_threshold=17/"
 run oa_format_0 -e "$OA/oa_format=0,oa_exponent=12/"
 run oa_format_9 -e "$OA/oa_format=9,oa_exponent=12/"
 run oa_exponent_9 -e "$OA/oa_format=10,oa_exponent=9/"
