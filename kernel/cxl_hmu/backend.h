@@ -86,7 +86,9 @@ struct cxl_hmu_dev;
  *		(the event then stays stopped)
  * @stop:	disable monitoring and wait until the device has stopped writing
  *		the hotlist; possibly from inside cxl_hmu_pmu_irq().  Entries
- *		stay in the hotlist.
+ *		stay in the hotlist.  Return true when the device dropped hot
+ *		units that no interrupt has reported yet: the interrupt for them
+ *		may wait behind the IRQs-off stop and find the event gone.
  * @hotlist_fill: entries waiting in the hotlist
  * @drain:	copy up to @max entries, oldest first, into @dst (CPU order) and
  *		remove them from the hotlist; return how many were copied
@@ -97,7 +99,7 @@ struct cxl_hmu_ops {
 	void (*release)(struct cxl_hmu_dev *dev);
 	void (*set_irq_cpu)(struct cxl_hmu_dev *dev, unsigned int cpu);
 	int (*start)(struct cxl_hmu_dev *dev);
-	void (*stop)(struct cxl_hmu_dev *dev);
+	bool (*stop)(struct cxl_hmu_dev *dev);
 	u32 (*hotlist_fill)(struct cxl_hmu_dev *dev);
 	u32 (*drain)(struct cxl_hmu_dev *dev, u64 *dst, u32 max);
 };

@@ -152,7 +152,7 @@ static int chmu_start(struct cxl_hmu_dev *dev)
 	return chmu_wait(ci, true, true, "enable");
 }
 
-static void chmu_stop(struct cxl_hmu_dev *dev)
+static bool chmu_stop(struct cxl_hmu_dev *dev)
 {
 	struct chmu_inst *ci = to_inst(dev);
 
@@ -160,6 +160,8 @@ static void chmu_stop(struct cxl_hmu_dev *dev)
 	writeq(ci->cfg0, ci->base + CHMU_CFG0);
 	/* entries the device writes while disabling belong to this drain */
 	chmu_wait(ci, false, true, "disable");
+	/* OVRFLW is set when units are dropped, before its interrupt arrives */
+	return readq(ci->base + CHMU_STATUS) & CHMU_STATUS_OVRFLW;
 }
 
 /* HEAD and TAIL, or false when the device reports indexes outside the ring */

@@ -400,19 +400,25 @@ void cxl_hmu_pmu_irq(struct cxl_hmu_dev *dev, bool lost)
 
 	if (!hmu)
 		return;
-	if (lost)
-		WRITE_ONCE(hmu->lost, 1);
 	event = READ_ONCE(hmu->event);
 	/*
-	 * Stopped, or routed ahead of the event while CPU hotplug moves it:
-	 * the entries wait in the hotlist, the loss in @lost.
+	 * Stopped: the device was disabled first, and stop read every loss
+	 * from the status then; this is that loss's late interrupt.
 	 */
-	if (!event || event->cpu != smp_processor_id())
+	if (!event)
+		return;
+	if (lost)
+		WRITE_ONCE(hmu->lost, 1);
+	/*
+	 * Routed ahead of the event while CPU hotplug moves it: the entries
+	 * wait in the hotlist, the loss in @lost.
+	 */
+	if (event->cpu != smp_processor_id())
 		return;
 	hwt_aux_assert_context(event);
 	if (READ_ONCE(hmu->lost) && hmu->handle.event) {
 		/* real loss: as arm_spe_pmu, stop until the event is started again */
-		dev->ops->stop(dev);
+		dev->ops->stop(dev);	/* the loss is being reported */
 		cxl_hmu_update_aux(hmu, false);
 		event->hw.state = PERF_HES_STOPPED;
 		WRITE_ONCE(hmu->event, NULL);
@@ -451,7 +457,8 @@ static void cxl_hmu_stop(struct perf_event *event, int flags)
 	hwt_aux_assert_context(event);
 	if (!hmu->event)
 		return;
-	hmu->dev->ops->stop(hmu->dev);
+	if (hmu->dev->ops->stop(hmu->dev))
+		WRITE_ONCE(hmu->lost, 1);
 	/* Like the RFC: what the hotlist holds at stop still reaches the buffer. */
 	cxl_hmu_update_aux(hmu, false);
 	WRITE_ONCE(hmu->event, NULL);

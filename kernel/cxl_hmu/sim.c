@@ -248,6 +248,9 @@ static void sim_batch(struct chmu_sim *s, u32 n)
 	smp_wmb();
 	WRITE_ONCE(*sim_reg16(s, CHMU_TAIL), cpu_to_le16(tail));
 	if (dropped) {
+		/* the status shows the loss at once; the interrupt follows */
+		if (sim_get(s, CHMU_CFG0) & CHMU_CFG0_OVRFLW_INT_EN)
+			s->irq_bits |= CHMU_STATUS_OVRFLW;
 		s->overflowed = true;
 		WRITE_ONCE(stat_dropped, stat_dropped + dropped);
 		WRITE_ONCE(stat_overflows, stat_overflows + 1);

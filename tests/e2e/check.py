@@ -9,6 +9,7 @@ expectation here comes from outside the driver: the RFC's format strings,
 errno values from the perf ABI, and sim_hmu.py (an independent model of the
 seeded device) for the recorded bytes.
 """
+import itertools
 import base64
 import os
 import re
@@ -208,8 +209,13 @@ def check_run(lines, blobs, seed, name, outdir):
         check(dev.get("wraps", 0) >= 2, "normal: the hotlist ring wrapped %d times and the "
               "entries read across the wrap are in order" % dev.get("wraps", 0))
     if expect == "exact" and dropped == 0:
-        check(got_units == want_units[:len(got_units)],
-              "%s: packet unit counts equal the model's batches exactly" % name)
+        # one packet per drain: a drain delayed past an epoch (a loaded host)
+        # takes two batches at once, but never splits one
+        got_ends = set(itertools.accumulate(got_units))
+        want_ends = set(itertools.accumulate(want_units))
+        check(bool(got_units) and got_ends <= want_ends,
+              "%s: packets hold whole model batches (%d packets, %d batches)"
+              % (name, len(got_units), len(want_units)))
         check(truncated == 0 and int(done["gaps"]) == 0 and int(done["lost"]) == 0,
               "%s: no TRUNCATED, gap or lost record" % name)
     if expect == "prefix":
