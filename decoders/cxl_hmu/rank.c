@@ -17,22 +17,43 @@
 
 /*
  * A table larger than the TLB reach costs a page walk per entry; 2 MiB
- * pages (where the kernel allows them on request) take that away.
+ * pages (where the kernel allows them on request) take that away.  Such a
+ * table is mapped afresh and not cleared: the kernel hands out zeroed
+ * pages, and clearing them again (memset() after aligned_alloc()) paid
+ * the kernel's zeroing and a second pass.
  */
 static struct hmu_slot *hmu_rank__alloc(uint32_t bits)
 {
-	size_t sz = sizeof(struct hmu_slot) << bits;
-	struct hmu_slot *t;
+	size_t sz = sizeof(struct hmu_slot) << bits, len, head;
+	uint8_t *m;
 
 	if (sz < HMU_RANK_HUGE)
 		return calloc(1, sz);
-	/* aligned_alloc() wants a multiple of the alignment (slots are 24 bytes) */
-	t = aligned_alloc(HMU_RANK_HUGE, (sz + HMU_RANK_HUGE - 1) & ~(size_t)(HMU_RANK_HUGE - 1));
-	if (!t)
+	/* room to start on a 2 MiB boundary; the rest is given back */
+	len = (sz + HMU_RANK_HUGE - 1) & ~(size_t)(HMU_RANK_HUGE - 1);
+	m = mmap(NULL, len + HMU_RANK_HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	if (m == MAP_FAILED)
 		return NULL;
-	madvise(t, sz, MADV_HUGEPAGE);	/* a hint: no huge pages is fine */
-	memset(t, 0, sz);
-	return t;
+	head = (HMU_RANK_HUGE - ((uintptr_t)m & (HMU_RANK_HUGE - 1))) & (HMU_RANK_HUGE - 1);
+	if (head)
+		munmap(m, head);
+	if (HMU_RANK_HUGE - head)
+		munmap(m + head + len, HMU_RANK_HUGE - head);
+	madvise(m + head, len, MADV_HUGEPAGE);	/* a hint: no huge pages is fine */
+	return (struct hmu_slot *)(m + head);
+}
+
+static void hmu_rank__release(struct hmu_slot *tab, uint32_t bits)
+{
+	size_t sz = sizeof(struct hmu_slot) << bits;
+
+	if (!tab)
+		return;
+	if (sz < HMU_RANK_HUGE)
+		free(tab);
+	else
+		munmap(tab, (sz + HMU_RANK_HUGE - 1) & ~(size_t)(HMU_RANK_HUGE - 1));
 }
 
 /* The smallest table that holds @n counters at half load. */
@@ -83,7 +104,7 @@ static bool hmu_rank__resize(struct hmu_rank *r, uint32_t bits)
 	for (uint64_t i = 0; i < n; i++)
 		if (r->tab[i].key)
 			hmu_rank__put(tab, bits, &r->tab[i]);
-	free(r->tab);
+	hmu_rank__release(r->tab, r->bits);
 	r->tab = tab;
 	r->bits = bits;
 	return true;
@@ -218,7 +239,8 @@ static bool hmu_rank__spare(struct hmu_rank *r)
 void hmu_rank__make_room(struct hmu_rank *r)
 {
 	/* exact counts while the budget holds them */
-	if (!r->purged && r->bits < r->max_bits && hmu_rank__resize(r, r->bits + 1))
+	if (!r->purged && r->bits < r->max_bits &&
+	    hmu_rank__resize(r, r->bits + 2 <= r->max_bits ? r->bits + 2 : r->max_bits))
 		return;
 	/*
 	 * Past it, or out of memory below it: drop counters.  A purge that
@@ -371,7 +393,7 @@ uint32_t hmu_rank__top(const struct hmu_rank *r, struct hmu_slot *out, uint32_t 
 
 void hmu_rank__free(struct hmu_rank *r)
 {
-	free(r->tab);
+	hmu_rank__release(r->tab, r->bits);
 	free(r->spare);
 	r->tab = NULL;
 	r->spare = NULL;
