@@ -71,7 +71,7 @@ bool hmu_rank__init(struct hmu_rank *r, uint64_t budget, uint64_t summary)
 	uint32_t bits = 4;
 
 	memset(r, 0, sizeof(*r));
-	/* growing holds the old and the new table: 1.5 tables of slots */
+	/* a purge holds the table and a spare of half of it: 1.5 tables (growing: 1.25) */
 	while (bits < 40 && (sizeof(struct hmu_slot) * 3 << (bits + 1)) / 2 <= budget)
 		bits++;
 	r->max_bits = bits;
