@@ -567,8 +567,14 @@ static void emit_device(struct oa_state *s, uint64_t off)
 
 static void topology(struct oa_state *s, const uint8_t *body, size_t n, uint64_t off)
 {
-	uint8_t *t = realloc(s->topology, n);
+	uint8_t *t;
 
+	/* realloc(p, 0) frees p: an empty topology record replaces nothing */
+	if (!n) {
+		hwt_diag__warn(s->diag, off, "IGT DEVICE_TOPOLOGY", "empty topology record ignored");
+		return;
+	}
+	t = realloc(s->topology, n);
 	s->diag->bytes.decoded += n;
 	if (!t)
 		return;
