@@ -461,6 +461,19 @@ static void test_malformed(void)
 	memset(&d, 0, sizeof(d));
 	CHECK_EQ(run(b, 8, "NOPE", NULL, &g, &d), -1);
 	CHECK_EQ(d.errors, 1);
+
+	/* a topology, then an empty one: realloc(p, 0) used to free p twice */
+	n = 0;
+	n += hdr(b + n, IGT_PERF_RECORD_TOPOLOGY, 8 + 16);
+	memset(b + n, 0xa5, 16);
+	n += 16;
+	n += hdr(b + n, IGT_PERF_RECORD_TOPOLOGY, 8);
+	n += sample(b + n, 100, 1, 1000, 1);
+	memset(&d, 0, sizeof(d));
+	run(b, n, "A32u40_A4u32_B8_C8", NULL, &g, &d);
+	CHECK_EQ(g.reports, 1);
+	CHECK_EQ(d.errors, 0);
+	CHECK_EQ(d.warnings, 1);
 	free(b);
 }
 
