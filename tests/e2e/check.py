@@ -416,8 +416,12 @@ def main():
         check(r is not None and int(r["errno"]) == ENOMEM,
               "%s: AUX buffer that cannot hold two samples refused (%s)" % (name, r))
     loc = dict((k, int(v)) for k, v in re.findall(r"HWT-LOC (\w+) (-?\d+)", text))
-    check(len(loc) == 3 and loc["noaux"] < loc["idle"] + 500 and
-          loc["withaux"] > loc["noaux"] + 1000,
+    # scale-free: the running device's rate (10 kHz nominal) is what the
+    # guest's CPU gives it, about 5,000/s under TCG and 500/s on the debug
+    # kernel; without AUX the device adds under a quarter of that
+    run_rate = loc.get("withaux", 0) - loc.get("idle", 0)
+    check(len(loc) == 3 and run_rate > 200 and
+          (loc["noaux"] - loc["idle"]) * 4 < run_rate,
           "enabled without an AUX mmap the device stays off: LOC interrupts on CPU 0 in 1 s "
           "idle %s, no AUX %s, with AUX %s" % (loc.get("idle"), loc.get("noaux"),
                                                 loc.get("withaux")))
