@@ -18,13 +18,18 @@ teardown() {
 	rm -rf "$TMP"
 }
 
+# The recorded commands run for about 2 ms of CPU: perf's default 4000 Hz
+# gives them a handful of samples, which now and then all fall in user space,
+# and the comparison needs a kernel sample too (compare_dump_body).  At
+# 20000 Hz (perf lowers it to kernel.perf_event_max_sample_rate if need be)
+# some always land in the kernel.
 rec() {
 	case $1 in
-	plain) perf record -q -e cpu-clock -o "$TMP/plain.data" -- sleep 0.05 ;;
-	z) perf record -q -z -e cpu-clock -o "$TMP/z.data" -- sleep 0.05 ;;
-	pipe) perf record -q -e cpu-clock -o - -- sleep 0.05 >"$TMP/pipe.data" ;;
-	cpus) perf record -q -e cpu-clock -C 0,1 -o "$TMP/cpus.data" -- sleep 0.1 ;;
-	bid) perf record -q --buildid-mmap -e cpu-clock -o "$TMP/bid.data" -- sleep 0.05 ;;
+	plain) perf record -q -F 20000 -e cpu-clock -o "$TMP/plain.data" -- sleep 0.05 ;;
+	z) perf record -q -F 20000 -z -e cpu-clock -o "$TMP/z.data" -- sleep 0.05 ;;
+	pipe) perf record -q -F 20000 -e cpu-clock -o - -- sleep 0.05 >"$TMP/pipe.data" ;;
+	cpus) perf record -q -F 20000 -e cpu-clock -C 0,1 -o "$TMP/cpus.data" -- sleep 0.1 ;;
+	bid) perf record -q -F 20000 --buildid-mmap -e cpu-clock -o "$TMP/bid.data" -- sleep 0.05 ;;
 	esac >/dev/null 2>&1
 }
 
@@ -195,21 +200,22 @@ compare_dump_body() {
 }
 
 @test "report -D: every line as perf prints it, -g (FP chains)" {
-	perf record -q -g -e cpu-clock -o "$TMP/g.data" -- sleep 0.05 >/dev/null 2>&1
+	perf record -q -F 20000 -g -e cpu-clock -o "$TMP/g.data" -- sleep 0.05 >/dev/null 2>&1
 	compare_dump_body g
 	grep -qE '^\.\.\. FP chain: nr:[0-9]+$' "$TMP/ours"
 	grep -qE '^\.\.\.\.\. +[0-9]+: [0-9a-f]{16}$' "$TMP/ours"
 }
 
 @test "report -D: every line as perf prints it, a group read on samples ({a,b}:S)" {
-	perf record -q -e '{cpu-clock,task-clock}:S' -o "$TMP/rd.data" -- sleep 0.05 >/dev/null 2>&1
+	perf record -q -F 20000 -e '{cpu-clock,task-clock}:S' -o "$TMP/rd.data" -- sleep 0.05 \
+		>/dev/null 2>&1
 	compare_dump_body rd
 	grep -qx '\.\.\.\. group nr 2' "$TMP/ours"
 	grep -qx 'task-clock stats:' "$TMP/ours"
 }
 
 @test "report -D: every line as perf prints it, --call-graph dwarf (user regs, ustack)" {
-	perf record -q --call-graph dwarf -e cpu-clock -o "$TMP/dw.data" -- sleep 0.05 \
+	perf record -q -F 20000 --call-graph dwarf -e cpu-clock -o "$TMP/dw.data" -- sleep 0.05 \
 		>/dev/null 2>&1
 	compare_dump_body dw
 	grep -qE '^\.\.\. user regs: mask 0x[0-9a-f]+ ABI 64-bit$' "$TMP/ours"
@@ -218,7 +224,7 @@ compare_dump_body() {
 }
 
 @test "report -D: every line as perf prints it, -d -W --phys-data --transaction --intr-regs, page sizes" {
-	perf record -q -d -W --phys-data --transaction --intr-regs --user-regs=AX,SP \
+	perf record -q -F 20000 -d -W --phys-data --transaction --intr-regs --user-regs=AX,SP \
 		--data-page-size --code-page-size \
 		-e cpu-clock -o "$TMP/all.data" -- sleep 0.05 >/dev/null 2>&1
 	compare_dump_body all
@@ -243,11 +249,11 @@ t = threading.Thread(target=lambda: sum(range(300000))); t.start(); t.join()"' \
 }
 
 @test "report -D: every line as perf prints it, switch, namespaces and cgroup records" {
-	perf record -q --switch-events --namespaces --all-cgroups -e cpu-clock \
+	perf record -q -F 20000 --switch-events --namespaces --all-cgroups -e cpu-clock \
 		-o "$TMP/sw.data" -- sleep 0.05 >/dev/null 2>&1
 	compare_dump_body sw
 	grep -qE ': PERF_RECORD_SWITCH (IN|OUT)' "$TMP/ours"
-	perf record -q -C 0,1 --switch-events --namespaces --all-cgroups -e cpu-clock \
+	perf record -q -F 20000 -C 0,1 --switch-events --namespaces --all-cgroups -e cpu-clock \
 		-o "$TMP/swc.data" -- sleep 0.05 >/dev/null 2>&1
 	compare_dump_body swc
 	grep -qE ': PERF_RECORD_SWITCH_CPU_WIDE (IN +prev|OUT.*next) pid/tid: ' "$TMP/ours"
