@@ -329,7 +329,8 @@ def check_recorder(lines, blobs, text, seed, outdir):
         files[name] = os.path.join(outdir, name + ".data")
         if name in blobs:
             open(files[name], "wb").write(blobs[name])
-    check_gpu.data_hmu(check, hwt, files["rec_hmu"], seed, 12, 1024, 1024)
+    # init.sh records rec_hmu with -m 8,64: 64 pages of AUX
+    check_gpu.data_hmu(check, hwt, files["rec_hmu"], seed, 12, 1024, 1024, 64 * PAGE)
     check_gpu.data_panthor(check, hwt, files["rec_panthor"], seed, 6)
     check_gpu.data_i915(check, hwt, files["rec_i915"], seed, 13, 10)
 

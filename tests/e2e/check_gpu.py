@@ -141,7 +141,7 @@ def script_json(hwt, path):
     return rc, [json.loads(ln) for ln in out.splitlines() if ln.startswith("{")], err
 
 
-def data_hmu(check, hwt, path, seed, gran, rsize, thr):
+def data_hmu(check, hwt, path, seed, gran, rsize, thr, aux_size):
     rc, out, err = tool([hwt, "report", "-D", "-i", path])
     lines = out.splitlines()
     heads = [ln for ln in lines if ln.startswith("Header 0: units: ")]
@@ -150,22 +150,30 @@ def data_hmu(check, hwt, path, seed, gran, rsize, thr):
     model = sim_hmu.SimHmu(seed, (rsize << 28) >> gran, 16, thr).packets()
     # a packet ends where a model batch ends: one drain per epoch, or one
     # drain of several batches when it was delayed past an epoch (a loaded
-    # host); only the buffer end cuts a batch, and the packet after the cut
-    # ends at a batch end again
+    # host); only the AUX buffer's end cuts a batch, and the packet after the
+    # cut ends at a batch end again.  A packet is a 16-byte header and 8 bytes
+    # per unit (the RFC's layout); their sizes must add up to the AUXTRACE
+    # records' for the positions to be trusted.
     units = [int(h.split()[3], 16) for h in heads if h.endswith(" counter_width 10")]
     ends = list(itertools.accumulate(units))
+    where = list(itertools.accumulate(16 + 8 * n for n in units))
+    aux_bytes = sum(int(m.group(1), 16) for m in
+                    (re.search(r": PERF_RECORD_AUXTRACE size: (0x[0-9a-f]+) ", ln)
+                     for ln in lines) if m)
     batch_ends, total = set(), 0
     while ends and total < ends[-1]:
         total += next(model)[0]
         batch_ends.add(total)
-    part = len(units) == len(heads) and all(
-        e in batch_ends or (i + 1 < len(ends) and ends[i + 1] in batch_ends)
+    part = len(units) == len(heads) and bool(where) and where[-1] == aux_bytes and all(
+        e in batch_ends or
+        (where[i] % aux_size == 0 and i + 1 < len(ends) and ends[i + 1] in batch_ends)
         for i, e in enumerate(ends))
     check(rc == 0 and heads and (part or trunc > 0) and "Header 1 : deadbeef" in lines and
           any(re.fullmatch(r"\. \.\.\. CXL_HMU data: size \d+ bytes", ln) for ln in lines),
           "rec_hmu: `report -D` prints the RFC's lines; %d packet headers end at the model's "
-          "batch ends (a late drain takes several, a buffer end cuts one), or the device "
-          "lost units (%d TRUNCATED records)" % (len(heads), trunc))
+          "batch ends (a late drain takes several, only the end of the %d-byte AUX buffer "
+          "cuts one), or the device lost units (%d TRUNCATED records)"
+          % (len(heads), aux_size, trunc))
     rc, recs, err = script_json(hwt, path)
     got = [(r["unit"], r["count"]) for r in recs if r.get("type") == "cxl_hmu_unit"]
     want = ((e >> 16, e & 0xFFFF) for _, es in
