@@ -73,4 +73,12 @@ struct hwt_drm_fdinfo {
 void hwt_drm_fdinfo__init(struct hwt_drm_fdinfo *fi);
 void hwt_drm_fdinfo__exit(struct hwt_drm_fdinfo *fi);
 
+/*
+ * Ask the cache for what the next parse into @fi will touch (its plan, key
+ * texts, engine and region slots and names): a monitor re-reading thousands
+ * of clients calls it before the read() of a client, whose system call then
+ * hides the memory latency.  Only a hint; it reads nothing it could fault on.
+ */
+void hwt_drm_fdinfo__prefetch(const struct hwt_drm_fdinfo *fi);
+
 #endif

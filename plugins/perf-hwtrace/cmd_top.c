@@ -335,24 +335,71 @@ static double time_now(const struct top_opts *o, uint64_t mono)
 }
 
 /*
- * Thousands of clients, each spread over several small allocations, in sort
- * order: ask for the next one's pieces while this one is printed.
+ * The JSON of thousands of clients: each client is spread over several small
+ * allocations, and reaching them again after the whole table was read is a
+ * cache miss at every step (worse in sort order, which is random in memory).
+ * So each client's object is rendered into @arena right after the client
+ * is re-read (drm_clients.updated, in a quick sample), or else in the order
+ * the clients lie in memory; only the finished texts are copied out in sort
+ * order.
  */
-static void prefetch_client(const struct drm_client *next, const struct drm_client *after)
+struct top_json {
+	struct out stage;	/* flushes into arena */
+	struct out_mem arena;	/* texts of sample @gen; drm_client.view_* locate them */
+	unsigned int gen;
+	bool failed;		/* the arena could not grow: render directly */
+	const struct drm_clients *c;
+};
+
+static void top_json__delete(struct top_json *j)
 {
-	if (after)
-		__builtin_prefetch(after);
-	__builtin_prefetch(next->pids);
-	__builtin_prefetch(next->util);
-	__builtin_prefetch(next->cur.driver);
-	__builtin_prefetch(next->cur.engines);
-	__builtin_prefetch(next->cur.regions);
-	if (next->cur.nengines)
-		__builtin_prefetch(next->cur.engines[0].name);
+	if (!j)
+		return;
+	free(j->arena.p);
+	free(j);
+}
+
+/* Render @cl into the arena of sample @gen (a new sample empties it). */
+static void top_json__add(struct top_json *j, struct drm_client *cl, unsigned int gen)
+{
+	size_t off;
+
+	if (j->gen != gen) {
+		j->arena.len = 0;
+		out__init_mem(&j->stage, &j->arena);
+		j->gen = gen;
+		j->failed = false;
+	}
+	off = j->arena.len + j->stage.len;
+	json_client(&j->stage, cl);
+	if (j->stage.error)
+		j->failed = true;
+	cl->view_off = off;
+	cl->view_len = j->arena.len + j->stage.len - off;
+	cl->view_gen = gen;
+}
+
+/* drm_clients.updated: the client was just re-read */
+static void top_json__updated(void *ctx, struct drm_client *cl)
+{
+	struct top_json *j = ctx;
+
+	top_json__add(j, cl, j->c->gen);
+}
+
+/* Render the clients the sample did not hand over; false when memory ran out. */
+static bool top_json__finish(struct top_json *j, struct drm_clients *c)
+{
+	for (int i = 0; i < c->nclients; i++)
+		if (c->clients[i].view_gen != c->gen)
+			top_json__add(j, &c->clients[i], c->gen);
+	out__flush(&j->stage);
+	return !j->failed && !j->stage.error;
 }
 
 static void render(struct out *o, const struct top_opts *opts, struct drm_clients *c,
-		   const struct gpu_devices *g, uint64_t mono, bool tty, struct top_view *tv)
+		   const struct gpu_devices *g, uint64_t mono, bool tty, struct top_view *tv,
+		   struct top_json *j)
 {
 	struct drm_client **v = malloc((c->nclients + 1) * sizeof(*v));
 
@@ -360,15 +407,18 @@ static void render(struct out *o, const struct top_opts *opts, struct drm_client
 		return;
 	for (int i = 0; i < c->nclients; i++)
 		v[i] = &c->clients[i];
-	top_sort(v, c->nclients, &opts->order);
 	if (opts->json) {
+		bool staged = j && top_json__finish(j, c);
+
+		top_sort(v, c->nclients, &opts->order);
 		out__printf(o, "{\"time\":%.3f,\"clients\":[", time_now(opts, mono));
 		for (int i = 0; i < c->nclients; i++) {
-			if (i + 1 < c->nclients)
-				prefetch_client(v[i + 1], i + 2 < c->nclients ? v[i + 2] : NULL);
 			if (i)
 				out__putc(o, ',');
-			json_client(o, v[i]);
+			if (staged)
+				out__write(o, j->arena.p + v[i]->view_off, v[i]->view_len);
+			else
+				json_client(o, v[i]);
 		}
 		PUT_LIT(o, "],\"devices\":[");
 		for (int i = 0; i < g->n; i++) {
@@ -380,6 +430,7 @@ static void render(struct out *o, const struct top_opts *opts, struct drm_client
 		free(v);
 		return;
 	}
+	top_sort(v, c->nclients, &opts->order);
 	if (tty)
 		top_text_tty(o, opts->delay, v, c->nclients, g, &opts->order, tv);
 	else
@@ -579,6 +630,7 @@ int cmd_top(int argc, char **argv)
 {
 	struct top_opts o = { 0 };
 	struct top_view tv = { 0 };
+	struct top_json *json = NULL;
 	struct drm_clients c;
 	struct gpu_devices g;
 	struct top_clock tc = { .o = &o };
@@ -632,6 +684,12 @@ int cmd_top(int argc, char **argv)
 	c.clock_ctx = &tc;
 	c.warn = report_warning;
 	c.warn_ctx = &tv;
+	/* without memory for it, the JSON is rendered directly in sort order */
+	if (o.json && (json = calloc(1, sizeof(*json)))) {
+		json->c = &c;
+		c.updated = top_json__updated;
+		c.updated_ctx = json;
+	}
 	for (long it = 0; o.iterations < 0 || it < o.iterations; it++) {
 		int ri = it < o.nroots ? (int)it : o.nroots - 1;
 		bool full = it == 0 || o.roots[ri] != c.proc || o.rescan == 0;
@@ -659,7 +717,7 @@ int cmd_top(int argc, char **argv)
 			break;
 		}
 		cpu1 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-		render(out, &o, &c, &g, now, tty, &tv);
+		render(out, &o, &c, &g, now, tty, &tv, json);
 		out__flush(out);
 		cost.render_ns += clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu1;
 		if (full) {
@@ -676,7 +734,7 @@ int cmd_top(int argc, char **argv)
 		/* keys and resizes redraw the same data until the refresh is due */
 		end = mono_ns() + (uint64_t)(o.delay * 1e9);
 		while ((w = wait_refresh(end, tty, &o, &tv)) == WAIT_REDRAW) {
-			render(out, &o, &c, &g, now, tty, &tv);
+			render(out, &o, &c, &g, now, tty, &tv, json);
 			out__flush(out);
 		}
 		if (w == WAIT_QUIT || out->error)
@@ -692,6 +750,7 @@ int cmd_top(int argc, char **argv)
 	free(tv.warnings);
 	if (o.stats && cost.nfull + cost.nquick)
 		print_cost(&c, &cost);
+	top_json__delete(json);
 	drm_clients__exit(&c);
 	gpu_devices__exit(&g);
 	free(o.clock_vals);

@@ -1030,6 +1030,8 @@ static int quick_read(struct drm_clients *c, struct drm_client *cl, int f, uint6
 		return -1;
 	cl->gen = c->gen;
 	flush_warnings(c, cl, ref->pid, ref->fd);
+	if (c->updated && c->quick_only)
+		c->updated(c->updated_ctx, cl);
 	return 1;
 }
 
@@ -1070,6 +1072,15 @@ static int quick_scan(struct drm_clients *c)
 		struct drm_client *cl = &c->clients[i];
 		int r, from = 0;
 
+		/*
+		 * What the parse, the rotation and the caller's view will touch
+		 * is cold by now (thousands of clients were read since): the
+		 * read() below hides the latency of fetching it.
+		 */
+		hwt_drm_fdinfo__prefetch(&c->scratch);
+		hwt_drm_fdinfo__prefetch(&cl->cur);
+		__builtin_prefetch(cl->util);
+		__builtin_prefetch(cl->pids);
 		if (cl->rfd >= 0) {
 			c->stats.kept_reads++;
 			r = quick_read(c, cl, cl->rfd, c->clock(c->clock_ctx), &c->fds[cl->fdrefs[0]]);
@@ -1092,6 +1103,7 @@ int drm_clients__sample(struct drm_clients *c, int mode)
 
 	c->gen++;
 	c->stats.samples++;
+	c->quick_only = mode == DRM_SAMPLE_QUICK;
 	if (!c->hash_size && hash_rebuild(c))
 		return -1;
 	if (mode == DRM_SAMPLE_FULL) {

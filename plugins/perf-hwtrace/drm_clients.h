@@ -52,6 +52,9 @@ struct drm_client {
 	unsigned int gen;	/* last sample that saw it */
 	uint64_t *warned;	/* hashes of the fdinfo keys already warned about */
 	int nwarned, cap_warned;
+	/* the caller's rendering of it, made by drm_clients.updated() (never read here) */
+	size_t view_off, view_len;
+	unsigned int view_gen;
 };
 
 struct drm_fdref {
@@ -113,6 +116,17 @@ struct drm_clients {
 	void (*warn)(void *ctx, const struct drm_client *cl, const char *path,
 		     const struct hwt_error *e);
 	void *warn_ctx;
+	/*
+	 * Called in a DRM_SAMPLE_QUICK sample as soon as @cl has been re-read
+	 * and its utilisation computed, while its scattered pieces are still
+	 * in the cache: a view rendered here costs a fraction of one rendered
+	 * after thousands of other clients were read.  Other modes may still
+	 * add pids to a client after it was read, so they make no call.  NULL:
+	 * none.
+	 */
+	void (*updated)(void *ctx, struct drm_client *cl);
+	void *updated_ctx;
+	bool quick_only;	/* the sample in progress is DRM_SAMPLE_QUICK */
 	struct hwt_diag pdiag;	/* the parser's, collecting into pending */
 	struct drm_pending_warning pending[DRM_MAX_PENDING];
 	int npending;

@@ -15,10 +15,17 @@
 #include <stdint.h>
 #include <string.h>
 
+/* A growing memory buffer that an out can flush into instead of a file. */
+struct out_mem {
+	char *p;
+	size_t len, cap;
+};
+
 struct out {
 	int fd;
 	size_t len;
 	int error;		/* errno of the first failed write, then writes stop */
+	struct out_mem *mem;	/* flushes append here (out__init_mem), or NULL */
 	char buf[1 << 16];
 };
 
@@ -26,6 +33,11 @@ struct out {
 #define OUT_EXIT_PIPE 141
 
 void out__init(struct out *o, int fd);
+/*
+ * An out whose flushes append to @m (error ENOMEM when it cannot grow), for
+ * text rendered ahead of the order it is printed in.
+ */
+void out__init_mem(struct out *o, struct out_mem *m);
 /* The process's buffered stdout (never NULL; allocated on first use). */
 struct out *out__stdout(void);
 /*

@@ -40,68 +40,104 @@ uint64_t top_client_mem(const struct drm_client *cl, bool *is_total)
 	return sum;
 }
 
-static int cmp_str(const char *a, const char *b)
+/*
+ * The sort works on a compact key per client, built in one pass over @v:
+ * comparing through the client pointers touched thousands of clients'
+ * scattered structures again at every step of the sort.  Numbers map to
+ * unsigned keys that sort smallest first (largest first where htop does
+ * that: busy, memory), names stay strings; 'r' reverses the column only.
+ */
+struct sort_key {
+	uint64_t k[2];		/* the column, most significant first */
+	const char *s;		/* or its text (comm, driver, pdev) */
+	uint64_t dev, id;	/* ties: device, then client id */
+	struct drm_client *cl;
+};
+
+/* An order-preserving map of a double onto uint64_t (a NaN sorts beyond infinity). */
+static uint64_t double_key(double x)
 {
-	return strcmp(a ? a : "", b ? b : "");
+	uint64_t u;
+
+	if (x == 0)
+		x = 0;	/* -0 sorts with 0 */
+	memcpy(&u, &x, sizeof(u));
+	return (u >> 63) ? ~u : u | 1ull << 63;
 }
 
-/* qsort has no context: the order of the refresh being drawn */
-static enum top_col sort_col = COL_BUSY;
-static bool sort_reverse;
-
-/*
- * Numbers (busy, memory) sort largest first, names and ids smallest first,
- * as in htop; 'r' reverses.  Ties: device, then client id.
- */
-static int cmp_client(const void *a, const void *b)
+static int cmp_key(const void *a, const void *b)
 {
-	const struct drm_client *x = *(const struct drm_client *const *)a;
-	const struct drm_client *y = *(const struct drm_client *const *)b;
-	int r = 0;
+	const struct sort_key *x = a, *y = b;
+	int r;
 
-	switch (sort_col) {
+	if (x->s || y->s) {
+		r = strcmp(x->s, y->s);
+		if (r)
+			return x->k[0] ? -r : r;	/* k[0] marks reversal for strings */
+	} else {
+		if (x->k[0] != y->k[0])
+			return x->k[0] < y->k[0] ? -1 : 1;
+		if (x->k[1] != y->k[1])
+			return x->k[1] < y->k[1] ? -1 : 1;
+	}
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+static void fill_key(struct sort_key *k, struct drm_client *cl, const struct top_order *ord)
+{
+	const char *s = NULL;
+	uint64_t k0 = 0, k1 = 0;
+
+	switch (ord->col) {
 	case COL_PID:
-		r = (x->npids ? x->pids[0] : 0) - (y->npids ? y->pids[0] : 0);
+		k0 = (uint64_t)(int64_t)(cl->npids ? cl->pids[0] : 0) ^ 1ull << 63;
 		break;
 	case COL_COMM:
-		r = strcmp(x->comm, y->comm);
+		s = cl->comm;
 		break;
 	case COL_DRIVER:
-		r = cmp_str(x->cur.driver, y->cur.driver);
+		s = cl->cur.driver ? cl->cur.driver : "";
 		break;
 	case COL_PDEV:
-		r = cmp_str(x->cur.pdev, y->cur.pdev);
+		s = cl->cur.pdev ? cl->cur.pdev : "";
 		break;
 	case COL_ID:
-		r = (x->has_id != y->has_id) ? (x->has_id ? -1 : 1) :
-		    (x->client_id > y->client_id) - (x->client_id < y->client_id);
+		k0 = !cl->has_id;
+		k1 = cl->client_id;
 		break;
 	case COL_BUSY:
-		r = (x->total_util < y->total_util) - (x->total_util > y->total_util);
+		k0 = ~double_key(cl->total_util);
 		break;
-	case COL_MEM: {
-		uint64_t mx = top_client_mem(x, NULL), my = top_client_mem(y, NULL);
-
-		r = (mx < my) - (mx > my);
+	case COL_MEM:
+		k0 = ~top_client_mem(cl, NULL);
 		break;
-	}
 	default:
 		break;
 	}
-	if (sort_reverse)
-		r = -r;
-	if (r)
-		return r;
-	if (x->dev != y->dev)
-		return x->dev < y->dev ? -1 : 1;
-	return x->client_id < y->client_id ? -1 : x->client_id > y->client_id;
+	if (s) {
+		k0 = ord->reverse;
+	} else if (ord->reverse) {
+		k0 = ~k0;
+		k1 = ~k1;
+	}
+	*k = (struct sort_key){ { k0, k1 }, s, cl->dev, cl->client_id, cl };
 }
 
 void top_sort(struct drm_client **v, int n, const struct top_order *ord)
 {
-	sort_col = ord->col;
-	sort_reverse = ord->reverse;
-	qsort(v, n, sizeof(*v), cmp_client);
+	struct sort_key *keys = malloc((size_t)(n ? n : 1) * sizeof(*keys));
+	int i;
+
+	if (!keys)
+		return;	/* unsorted is still every client */
+	for (i = 0; i < n; i++)
+		fill_key(&keys[i], v[i], ord);
+	qsort(keys, n, sizeof(*keys), cmp_key);
+	for (i = 0; i < n; i++)
+		v[i] = keys[i].cl;
+	free(keys);
 }
 
 static void human_bytes(char *buf, size_t n, uint64_t v)

@@ -396,6 +396,88 @@ many() {
 	done
 }
 
+# sortcheck FILE LINE COLUMN REVERSE: line LINE's clients are in the order
+# the man page gives (htop's: numbers largest first, names and ids smallest
+# first; -COLUMN reverses the column only; ties by device node, then client
+# id), computed here from the JSON's own values
+sortcheck() {
+	python3 - "$@" <<'PY'
+import functools, json, sys
+path, line, col, rev = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "1"
+d = json.loads(open(path).read().splitlines()[line - 1])
+dev = {"i915": 128, "xe": 129}
+def mem(x):
+    return sum(r["resident"] if r["resident"] is not None else r["total"] or 0
+               for r in x["memory"].values())
+def busy(x):
+    return sum(e["util"] for e in x["engines"].values() if e["util"] is not None)
+prim = {
+    "pid": lambda x: x["pids"][0], "comm": lambda x: x["comm"],
+    "driver": lambda x: x["driver"], "pdev": lambda x: x["pdev"] or "",
+    "id": lambda x: x["client_id"], "busy": lambda x: -busy(x), "mem": lambda x: -mem(x),
+}[col]
+def cmp(a, b):
+    pa, pb = prim(a), prim(b)
+    r = (pa > pb) - (pa < pb)
+    if rev:
+        r = -r
+    if r:
+        return r
+    ka, kb = (dev[a["driver"]], a["client_id"]), (dev[b["driver"]], b["client_id"])
+    return (ka > kb) - (ka < kb)
+got = [(x["driver"], x["client_id"]) for x in d["clients"]]
+want = [(x["driver"], x["client_id"]) for x in sorted(d["clients"], key=functools.cmp_to_key(cmp))]
+assert len(got) == 36, got
+assert got == want, (col, rev, got, want)
+PY
+}
+
+# busy ROOT STEP: 31 i915 clients on renderD128 (ids 1..31) and 5 xe clients on
+# renderD129 (ids 1..5, ties with i915's for the device to break); STEP 1 adds
+# a render delta of (i * 7 mod 12) x 10 ms to client i, so busy has ties too
+busytree() {
+	local i
+	for i in $(seq 31); do
+		mkfd "$1" $((1000 + i)) "app$i" 3 /dev/dri/renderD128 \
+			"$(printf 'drm-driver: i915\ndrm-client-id: %d\ndrm-pdev: 0000:00:02.0\ndrm-engine-render: %d ns\ndrm-resident-system0: %d KiB\n' "$i" $((i * 1000000 + $2 * (i * 7 % 12) * 10000000)) $(((i * 5 % 9) * 4)))"
+	done
+	for i in 1 2 3 4 5; do
+		mkfd "$1" $((2000 + i)) "xe$i" 3 /dev/dri/renderD129 \
+			"$(printf 'drm-driver: xe\ndrm-client-id: %d\ndrm-pdev: 0000:03:00.0\ndrm-engine-rcs: %d ns\ndrm-total-vram0: %d KiB\n' "$i" $((i * 1000 + $2 * (i % 3) * 20000000)) $((i % 2 * 8)))"
+	done
+}
+
+@test "top --json: quick refreshes are sorted as the man page says, and equal a full rescan's" {
+	local col rev flag
+	busytree "$T/a" 0
+	# the second refresh is a quick one (drm_clients.updated renders each
+	# client as it is read); the tree changes in place in between
+	"$HWTRACE" top --proc "$T/a" -n 2 -d 1.5 --clock-file "$T/clock" --json --stats \
+		>"$T/quick.json" 2>"$T/stats" &
+	for i in $(seq 100); do
+		[ -s "$T/quick.json" ] && break
+		sleep 0.05
+	done
+	busytree "$T/a" 1
+	wait $!
+	[[ "$(cat "$T/stats")" == *"full_scans 1 "* ]]
+	# client i: (i * 7 mod 12) x 10 ms in 1 s
+	[ "$(jget "$T/quick.json" 2 '[c["i915:%d" % i]["engines"]["render"]["util"] for i in (1, 2, 5, 12)]')" = "[7.0, 2.0, 11.0, 0.0]" ]
+	[ "$(jget "$T/quick.json" 2 '[c["xe:%d" % i]["engines"]["rcs"]["util"] for i in (1, 2, 3)]')" = "[2.0, 4.0, 0.0]" ]
+	sortcheck "$T/quick.json" 2 busy 0
+	for col in pid comm driver pdev id busy mem; do
+		for rev in 0 1; do
+			flag=$col
+			[ "$rev" = 1 ] && flag=-$col
+			"$HWTRACE" top --proc "$T/a" -n 3 -d 0 --json --sort="$flag" >"$T/q.json"
+			"$HWTRACE" top --proc "$T/a" -n 3 -d 0 --json --sort="$flag" --rescan 0 >"$T/f.json"
+			sortcheck "$T/q.json" 3 "$col" "$rev"
+			diff <(sed -n '3s/^{"time":[0-9.]*,//p' "$T/q.json") \
+			     <(sed -n '3s/^{"time":[0-9.]*,//p' "$T/f.json")
+		done
+	done
+}
+
 # screen SOCK: the pane's text; waits until it holds $1
 pane_wait() {
 	local sock=$1 want=$2 i

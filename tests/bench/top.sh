@@ -5,7 +5,9 @@
 # Two layouts: each process's 8 fds are 2 clients (card + render node, each
 # dup'd 4 times: the common case), and 8 distinct clients (worst case for the
 # cache: every fd must still be read).  Figures come from `top --stats`
-# (CLOCK_PROCESS_CPUTIME_ID per phase); the best of $TOP_BENCH_REPS runs is
+# (CLOCK_PROCESS_CPUTIME_ID per phase; in a quick refresh each client's JSON
+# is rendered as soon as it is read, so read+parse holds most of the render,
+# and "render" is the sort and the copy-out); the best of $TOP_BENCH_REPS runs is
 # reported, as other load on the machine only ever adds time.  The trees are
 # built once by fake_proc.py (shared with exporter.sh) and cached under
 # <build>/bench/.

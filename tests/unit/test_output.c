@@ -137,6 +137,44 @@ static void test_text_str_long(void)
 	CHECK(!memcmp(o.buf, want, n));
 }
 
+/*
+ * An out flushing into memory (out__init_mem): 200 KiB of numbered lines
+ * and one 150 KiB write cross several flushes and arena growths; the arena
+ * holds every byte in order, as snprintf writes the same lines.
+ */
+static void test_out_mem(void)
+{
+	static struct out o;
+	struct out_mem m = { 0 };
+	size_t n = 0, cap = 400000;
+	char *want = malloc(cap), *big = malloc(150000);
+
+	CHECK(want && big);
+	if (!want || !big)
+		goto out;
+	out__init_mem(&o, &m);
+	for (uint64_t i = 0; n < 200000; i++) {
+		out__u64(&o, i * 7919);
+		out__putc(&o, '\n');
+		n += snprintf(want + n, cap - n, "%llu\n", (unsigned long long)(i * 7919));
+	}
+	for (int i = 0; i < 150000; i++)
+		big[i] = 'a' + i % 26;
+	out__write_slow(&o, big, 150000);	/* what out__write() calls for it */
+	memcpy(want + n, big, 150000);
+	n += 150000;
+	CHECK(m.len < n);	/* the tail is still in the buffer */
+	out__flush(&o);
+	CHECK_EQ(o.error, 0);
+	CHECK_EQ(m.len, n);
+	CHECK(m.cap >= m.len);
+	CHECK(!memcmp(m.p, want, n));
+out:
+	free(m.p);
+	free(want);
+	free(big);
+}
+
 /* out__double() of @v against snprintf("%.15g"); counts a mismatch once */
 static int double_differs(double v)
 {
@@ -222,6 +260,7 @@ int main(void)
 	RUN(test_one_base_per_name);
 	RUN(test_escape);
 	RUN(test_text_str_long);
+	RUN(test_out_mem);
 	RUN(test_double_g15);
 	return check_done("output");
 }
