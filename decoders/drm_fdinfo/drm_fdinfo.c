@@ -923,18 +923,20 @@ static void prefetch_bytes(const void *p, size_t n)
 
 void hwt_drm_fdinfo__prefetch(const struct hwt_drm_fdinfo *fi)
 {
-	uint32_t n = fi->nengines < PREFETCH_LINES ? fi->nengines : PREFETCH_LINES;
-
 	prefetch_bytes(fi->plan, (size_t)fi->nplan * sizeof(*fi->plan));
 	prefetch_bytes(fi->plan_keys, fi->plan_keys_len);
 	prefetch_bytes(fi->engines, (size_t)fi->nengines * sizeof(*fi->engines));
 	prefetch_bytes(fi->regions, (size_t)fi->nregions * sizeof(*fi->regions));
-	for (uint32_t i = 0; i < n; i++)
+	__builtin_prefetch(fi->driver);
+	__builtin_prefetch(fi->pdev);
+}
+
+void hwt_drm_fdinfo__prefetch_names(const struct hwt_drm_fdinfo *fi)
+{
+	for (uint32_t i = 0; i < fi->nengines && i < PREFETCH_LINES; i++)
 		__builtin_prefetch(fi->engines[i].name);
 	for (uint32_t i = 0; i < fi->nregions && i < PREFETCH_LINES; i++)
 		__builtin_prefetch(fi->regions[i].name);
-	__builtin_prefetch(fi->driver);
-	__builtin_prefetch(fi->pdev);
 }
 
 void hwt_drm_fdinfo__init(struct hwt_drm_fdinfo *fi)

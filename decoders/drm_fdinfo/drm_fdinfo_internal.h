@@ -74,11 +74,14 @@ void hwt_drm_fdinfo__init(struct hwt_drm_fdinfo *fi);
 void hwt_drm_fdinfo__exit(struct hwt_drm_fdinfo *fi);
 
 /*
- * Ask the cache for what the next parse into @fi will touch (its plan, key
- * texts, engine and region slots and names): a monitor re-reading thousands
- * of clients calls it before the read() of a client, whose system call then
- * hides the memory latency.  Only a hint; it reads nothing it could fault on.
+ * Ask the cache for what the next parse into @fi, or a reader of it, will
+ * touch: __prefetch() its plan, key texts, engine and region slots (loading
+ * only @fi's own fields), __prefetch_names() the names behind the slots
+ * (which loads the slots: call it once they were prefetched).  A monitor
+ * re-reading thousands of clients calls them ahead of a client's read(),
+ * whose system call then hides the memory latency.  Only hints.
  */
 void hwt_drm_fdinfo__prefetch(const struct hwt_drm_fdinfo *fi);
+void hwt_drm_fdinfo__prefetch_names(const struct hwt_drm_fdinfo *fi);
 
 #endif

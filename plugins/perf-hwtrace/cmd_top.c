@@ -11,6 +11,7 @@
  * --record FILE also keeps every refresh in a perf.data (top_record.c).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -647,7 +648,15 @@ int cmd_top(int argc, char **argv)
 		return r == PARSE_OPT_DONE ? 0 : r;
 	}
 	out = out__stdout();
+	/*
+	 * A refresh of thousands of clients is megabytes of JSON or text: into
+	 * a pipe of 1 MiB rather than the default 64 KiB it goes in a few
+	 * writes, not a block and a context switch per 64 KiB.  Not a pipe, or
+	 * over the user's pipe limits: the call fails and nothing changes.
+	 */
 	tty = !o.json && !o.batch && isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
+	if (!tty)
+		fcntl(STDOUT_FILENO, F_SETPIPE_SZ, 1 << 20);
 	{
 		/* no SA_RESTART: a blocked open() or read() returns EINTR and top stops */
 		struct sigaction sa = { .sa_handler = on_signal };

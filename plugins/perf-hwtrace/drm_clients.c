@@ -1066,21 +1066,40 @@ static int quick_by_path(struct drm_clients *c, struct drm_client *cl, int from)
 }
 
 /* Cheap sample: re-read one cached fd per client (another holder if that one went). */
+/*
+ * What the parse, the rotation and the caller's view touch for client @i is
+ * cold by now (thousands of clients were read since a refresh ago): fetch
+ * it during the read() system calls, in two stages one client apart, as
+ * the names can only be asked for once the slots pointing to them are in.
+ * The next parse target is this client's oldest sample (client_rotate()).
+ */
+static void prefetch_ahead(const struct drm_clients *c, int i)
+{
+	const struct drm_client *cl = &c->clients[i];
+
+	if (i == 0) {
+		hwt_drm_fdinfo__prefetch(&c->scratch);
+		hwt_drm_fdinfo__prefetch(&cl->cur);
+	}
+	hwt_drm_fdinfo__prefetch(&cl->prev);
+	if (i + 1 < c->nclients) {
+		const struct drm_client *next = &c->clients[i + 1];
+
+		hwt_drm_fdinfo__prefetch(&next->cur);
+		__builtin_prefetch(next->util);
+		__builtin_prefetch(next->pids);
+	}
+	hwt_drm_fdinfo__prefetch_names(&c->scratch);
+	hwt_drm_fdinfo__prefetch_names(&cl->cur);
+}
+
 static int quick_scan(struct drm_clients *c)
 {
 	for (int i = 0; i < c->nclients; i++) {
 		struct drm_client *cl = &c->clients[i];
 		int r, from = 0;
 
-		/*
-		 * What the parse, the rotation and the caller's view will touch
-		 * is cold by now (thousands of clients were read since): the
-		 * read() below hides the latency of fetching it.
-		 */
-		hwt_drm_fdinfo__prefetch(&c->scratch);
-		hwt_drm_fdinfo__prefetch(&cl->cur);
-		__builtin_prefetch(cl->util);
-		__builtin_prefetch(cl->pids);
+		prefetch_ahead(c, i);
 		if (cl->rfd >= 0) {
 			c->stats.kept_reads++;
 			r = quick_read(c, cl, cl->rfd, c->clock(c->clock_ctx), &c->fds[cl->fdrefs[0]]);

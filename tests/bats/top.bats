@@ -447,6 +447,22 @@ busytree() {
 	done
 }
 
+@test "top --json into a pipe: the pipe is raised to 1 MiB, and every client arrives" {
+	local max
+	many "$T/a" 300	# about 120 KB of JSON a refresh
+	max=$(cat /proc/sys/fs/pipe-max-size)
+	[ "$max" -gt 1048576 ] && max=1048576
+	"$HWTRACE" top --proc "$T/a" -n 2 -d 0 --json | python3 -c '
+import fcntl, json, sys
+lines = sys.stdin.buffer.read().splitlines()
+print(fcntl.fcntl(0, 1032), len(lines), [len(json.loads(l)["clients"]) for l in lines])' >"$T/out"
+	# F_GETPIPE_SZ (1032) of the reader's end: the size the writer set
+	[ "$(cat "$T/out")" = "$max 2 [300, 300]" ]
+	# a terminal or a file is left alone (the call fails there)
+	"$HWTRACE" top --proc "$T/a" -n 1 -d 0 --json >"$T/file.json"
+	[ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["clients"]))' "$T/file.json")" = 300 ]
+}
+
 @test "top --json: quick refreshes are sorted as the man page says, and equal a full rescan's" {
 	local col rev flag
 	busytree "$T/a" 0
