@@ -166,9 +166,20 @@ static inline void put(struct out *o, const char *s, size_t n)
 /* A string literal: its length is known at compile time (out__puts() runs strlen). */
 #define PUT_LIT(o, s) put(o, s, sizeof(s) - 1)
 
+/* Half of a client's numbers are one digit (capacities, idle counters, 0.00): no call. */
+static inline void put_u64(struct out *o, uint64_t v)
+{
+	if (v < 10)
+		out__putc(o, (char)('0' + v));
+	else
+		out__u64(o, v);
+}
+
 static void json_u64_or_null(struct out *o, bool have, uint64_t v)
 {
-	if (have)
+	if (have && v < 10)
+		out__putc(o, (char)('0' + v));
+	else if (have)
 		out__json_u64(o, v);
 	else
 		PUT_LIT(o, "null");
@@ -189,7 +200,7 @@ static void json_pct(struct out *o, double x)
 		return;
 	}
 	v = (uint64_t)r + (y - r > 0.5);
-	out__u64(o, v / 100);
+	put_u64(o, v / 100);
 	out__putc(o, '.');
 	out__putc(o, '0' + v % 100 / 10);
 	out__putc(o, '0' + v % 10);
@@ -213,11 +224,11 @@ static void json_engine(struct out *o, const struct hwt_drm_engine *e,
 		if (!(e->have & nums[i].bit))
 			continue;
 		put(o, nums[i].key, nums[i].len);
-		out__json_u64(o, *(const uint64_t *)((const char *)e + nums[i].off));
+		json_u64_or_null(o, true, *(const uint64_t *)((const char *)e + nums[i].off));
 		out__putc(o, ',');
 	}
 	PUT_LIT(o, "\"capacity\":");
-	out__u64(o, e->capacity);
+	put_u64(o, e->capacity);
 	PUT_LIT(o, ",\"util\":");
 	if (u->src == HWT_DRM_UTIL_NONE || !isfinite(u->percent))
 		PUT_LIT(o, "null");
