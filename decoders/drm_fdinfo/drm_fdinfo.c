@@ -685,6 +685,22 @@ static bool num_fwd(const char *p, const char *end, enum unit_kind kind, uint64_
 		if (__builtin_mul_overflow(x, 10, &x) ||
 		    __builtin_add_overflow(x, (uint64_t)(*p - '0'), &x))
 			return false;
+	/* what drivers print after a number: nothing, " ns", " KiB" */
+	if (p < end && *p == '\n') {
+		*out = x;
+		*next = p + 1;
+		return true;
+	}
+	if (end - p >= 4 && kind == U_NS && !memcmp(p, " ns\n", 4)) {
+		*out = x;
+		*next = p + 4;
+		return true;
+	}
+	if (end - p >= 5 && kind == U_BYTES && !memcmp(p, " KiB\n", 5) && x <= UINT64_MAX >> 10) {
+		*out = x << 10;
+		*next = p + 5;
+		return true;
+	}
 	while (p < end && is_space(*p))
 		p++;
 	for (u = p; p < end && *p != '\n' && !is_space(*p); p++)

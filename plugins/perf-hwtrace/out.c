@@ -564,17 +564,28 @@ void out__hex(struct out *o, uint64_t v, unsigned width)
 		p[-1] = pairs[2 * (v & 0xf) + 1];
 }
 
+/* Bytes a JSON string holds as themselves: not NUL, '"', '\\' or a control. */
+static const uint8_t json_plain[256] = {
+	[0x20 ... 0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0xff] = 1,	/* 0x22 ", 0x5c \\ */
+};
+
 void out__json_str(struct out *o, const char *s)
 {
 	size_t n = 0;
 
 	/* the common case, nothing to escape: one copy */
-	while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20)
+	while (json_plain[(unsigned char)s[n]])
 		n++;
 	if (!s[n] && n + 2 <= sizeof(o->buf)) {
 		char *p = room(o, n + 2);
 
 		*p = '"';
+		if (n <= 16) {	/* names, ids: no call */
+			o->len++;
+			out__write(o, s, n);
+			o->buf[o->len++] = '"';
+			return;
+		}
 		memcpy(p + 1, s, n);
 		p[n + 1] = '"';
 		o->len += n + 2;
