@@ -55,6 +55,7 @@ struct drm_client {
 	/* the caller's rendering of it, made by drm_clients.updated() (never read here) */
 	size_t view_off, view_len;
 	unsigned int view_gen;
+	uint32_t view_rank;	/* the caller's: 1 + its place in the last sort, 0 none */
 };
 
 struct drm_fdref {

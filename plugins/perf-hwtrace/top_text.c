@@ -125,18 +125,51 @@ static void fill_key(struct sort_key *k, struct drm_client *cl, const struct top
 	*k = (struct sort_key){ { k0, k1 }, s, cl->dev, cl->client_id, cl };
 }
 
+/*
+ * The keys in the order of the last sort, when the clients are the same
+ * ones (each has a rank, every rank once): false otherwise.
+ */
+static bool last_order(const struct sort_key *keys, struct sort_key *out, int n)
+{
+	for (int i = 0; i < n; i++)
+		out[i].cl = NULL;
+	for (int i = 0; i < n; i++) {
+		uint32_t r = keys[i].cl->view_rank;
+
+		if (!r || r > (uint32_t)n || out[r - 1].cl)
+			return false;
+		out[r - 1] = keys[i];
+	}
+	return true;
+}
+
+/*
+ * Between refreshes the order seldom changes (pids, names and ids never do,
+ * idle clients tie on busy): the keys are first put in the last order, and
+ * sorted only when that is no longer sorted.
+ */
 void top_sort(struct drm_client **v, int n, const struct top_order *ord)
 {
-	struct sort_key *keys = malloc((size_t)(n ? n : 1) * sizeof(*keys));
+	struct sort_key *keys = malloc((size_t)(n ? n : 1) * 2 * sizeof(*keys));
+	struct sort_key *by_rank = keys + n;
+	bool sorted;
 	int i;
 
 	if (!keys)
 		return;	/* unsorted is still every client */
 	for (i = 0; i < n; i++)
 		fill_key(&keys[i], v[i], ord);
-	qsort(keys, n, sizeof(*keys), cmp_key);
-	for (i = 0; i < n; i++)
-		v[i] = keys[i].cl;
+	sorted = last_order(keys, by_rank, n);
+	for (i = 1; sorted && i < n; i++)
+		sorted = cmp_key(&by_rank[i - 1], &by_rank[i]) < 0;
+	if (!sorted) {
+		qsort(keys, n, sizeof(*keys), cmp_key);
+		by_rank = keys;
+	}
+	for (i = 0; i < n; i++) {
+		v[i] = by_rank[i].cl;
+		v[i]->view_rank = (uint32_t)i + 1;
+	}
 	free(keys);
 }
 
