@@ -89,9 +89,14 @@ static char *dup_n(const char *s, size_t n)
 	return p;
 }
 
-static bool is_space(char c)
+/* ' ', '\t', '\r', '\v', '\f' (not '\n': it ends a line); a table, as it runs per byte */
+static const bool space_byte[256] = {
+	[' '] = true, ['\t'] = true, ['\r'] = true, ['\v'] = true, ['\f'] = true,
+};
+
+static inline bool is_space(char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+	return space_byte[(unsigned char)c];
 }
 
 static int grow(void **arr, uint32_t *cap, uint32_t n, size_t elem)
