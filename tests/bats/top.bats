@@ -259,16 +259,24 @@ print(eval(sys.argv[3]))' "$@"
 	[[ "$screen" == *"EXITED 0"* ]]
 }
 
+# two_refreshes ROOT OUT STATS: top --json with two refreshes 2 s apart (the
+# clock file's times) in the background; returns once the first is in OUT,
+# for the caller to change the tree and `wait $!`
+two_refreshes() {
+	local i
+	"$HWTRACE" top --proc "$1" -n 2 -d 2 --clock-file "$T/clock" --json --stats \
+		>"$2" 2>"$3" &
+	for i in $(seq 100); do
+		[ -s "$2" ] && break
+		sleep 0.05
+	done
+}
+
 @test "top: between rescans the kept fdinfo fds are pread, and see the tree change" {
 	local i v=$'drm-driver: i915\ndrm-client-id: 1\ndrm-engine-render: 0 ns\n'
 	mkfd "$T/a" 10 app 3 /dev/dri/renderD128 "$v"
 	mkfd "$T/a" 10 app 4 /dev/dri/renderD128 "$v"	# a dup: one read per client
-	"$HWTRACE" top --proc "$T/a" -n 2 -d 1.5 --clock-file "$T/clock" --json --stats \
-		>"$T/out.json" 2>"$T/stats" &
-	for i in $(seq 100); do
-		[ -s "$T/out.json" ] && break
-		sleep 0.05
-	done
+	two_refreshes "$T/a" "$T/out.json" "$T/stats"
 	# rewritten in place while top sleeps; fd 3 now another client's (a reused
 	# fd number: not adopted, the client is read through fd 4 if 3 was kept)
 	printf 'drm-driver: i915\ndrm-client-id: 2\ndrm-engine-render: 5 ns\n' >"$T/a/10/fdinfo/3"
@@ -466,15 +474,17 @@ print(fcntl.fcntl(0, 1032), len(lines), [len(json.loads(l)["clients"]) for l in 
 @test "top --json: quick refreshes are sorted as the man page says, and equal a full rescan's" {
 	local col rev flag
 	busytree "$T/a" 0
+	busytree "$T/b" 1
 	# the second refresh is a quick one (drm_clients.updated renders each
 	# client as it is read); the tree changes in place in between
-	"$HWTRACE" top --proc "$T/a" -n 2 -d 1.5 --clock-file "$T/clock" --json --stats \
-		>"$T/quick.json" 2>"$T/stats" &
-	for i in $(seq 100); do
-		[ -s "$T/quick.json" ] && break
-		sleep 0.05
-	done
-	busytree "$T/a" 1
+	two_refreshes "$T/a" "$T/quick.json" "$T/stats"
+	python3 - "$T/a" "$T/b" <<'PY'
+import glob, os, sys
+for src in glob.glob(f"{sys.argv[2]}/*/fdinfo/3"):
+    with open(src) as f, open(sys.argv[1] + src[len(sys.argv[2]):], "r+") as d:
+        d.truncate(0)	# the same file (inode): top's kept fd sees it
+        d.write(f.read())
+PY
 	wait $!
 	[[ "$(cat "$T/stats")" == *"full_scans 1 "* ]]
 	# client i: (i * 7 mod 12) x 10 ms in 1 s
