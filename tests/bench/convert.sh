@@ -20,7 +20,7 @@ row() {
 	shift 2
 	read -r t rss < <(measure "$tool" convert --to-perfetto "$TMP/out.pftrace" -i "$in" "$@")
 	read -r tn _ < <(measure "$tool" script --null -i "$in")
-	bytes=$(stat -c %s "$in")
+	bytes=$(stat -L -c %s "$in")
 	printf '%-28s %6d MiB  %7.2fs  %7.1f MB/s  peak RSS %5d MiB  out %7d KiB  script --null %.2fs (%.1fx)\n' \
 		"$name" $((bytes >> 20)) "$t" "$(echo "$bytes / $t / 1000000" | bc -l)" $((rss / 1024)) \
 		$(($(stat -c %s "$TMP/out.pftrace") >> 10)) "$tn" "$(echo "$t / $tn" | bc -l)"

@@ -20,8 +20,8 @@ big=$dir/hmu-big.data small=$dir/hmu-100M.data ptt=$dir/hmu-ptt.data
 [ -s "$big" ] || "$tool" synth --type cxl-hmu --seed 1 --size "$size" --auxtrace-type 6 -o "$big"
 [ -s "$small" ] || "$tool" synth --type cxl-hmu --seed 1 --size 100M --auxtrace-type 6 -o "$small"
 [ -s "$ptt" ] || "$tool" synth --type cxl-hmu --seed 1 --size 32M --auxtrace-type 6 -o "$ptt"
-bytes=$(stat -c %s "$big")
-pbytes=$(stat -c %s "$ptt")
+bytes=$(stat -L -c %s "$big")
+pbytes=$(stat -L -c %s "$ptt")
 
 cat "$big" >/dev/null	# warm the page cache for every reader alike
 read -r t_cat _ < <(m cat "$big")

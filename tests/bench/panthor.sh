@@ -30,7 +30,7 @@ for s in "$size" "$small"; do
 		"$tool" synth --type panthor --seed 1 --size "$s" -o "$dir/panthor-$s.data"
 done
 big=$dir/panthor-$size.data
-bytes=$(stat -c %s "$big")
+bytes=$(stat -L -c %s "$big")
 # blocks in the file: samples x 11 blocks (synth v6: FW, CSHW, TILER, 4 MEMSYS, 4 SHADER)
 blocks=$(( bytes / 5952 * 11 ))
 
