@@ -1065,7 +1065,6 @@ static int quick_by_path(struct drm_clients *c, struct drm_client *cl, int from)
 	return 0;
 }
 
-/* Cheap sample: re-read one cached fd per client (another holder if that one went). */
 /*
  * What the parse, the rotation and the caller's view touch for client @i is
  * cold by now (thousands of clients were read since a refresh ago): fetch
@@ -1093,6 +1092,7 @@ static void prefetch_ahead(const struct drm_clients *c, int i)
 	hwt_drm_fdinfo__prefetch_names(&cl->cur);
 }
 
+/* Cheap sample: re-read one cached fd per client (another holder if that one went). */
 static int quick_scan(struct drm_clients *c)
 {
 	for (int i = 0; i < c->nclients; i++) {
