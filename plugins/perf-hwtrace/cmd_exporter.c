@@ -68,7 +68,7 @@ static void fdinfo_warning(void *ctx, const struct drm_client *cl, const char *p
 }
 
 /* One scrape, under exporter_http's lock. */
-static void scrape(void *ctx, struct prom_buf *b)
+static void scrape(void *ctx, struct membuf *b)
 {
 	struct exporter *x = ctx;
 	uint64_t t0 = mono_ns(NULL);

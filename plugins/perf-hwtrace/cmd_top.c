@@ -357,7 +357,7 @@ static double time_now(const struct top_opts *o, uint64_t mono)
  */
 struct top_json {
 	struct out stage;	/* flushes into arena */
-	struct out_mem arena;	/* texts of sample @gen; drm_client.view_* locate them */
+	struct membuf arena;	/* texts of sample @gen; drm_client.view_* locate them */
 	unsigned int gen;
 	bool failed;		/* the arena could not grow: render directly */
 	const struct drm_clients *c;
@@ -367,7 +367,7 @@ static void top_json__delete(struct top_json *j)
 {
 	if (!j)
 		return;
-	free(j->arena.p);
+	membuf__free(&j->arena);
 	free(j);
 }
 
@@ -378,6 +378,7 @@ static void top_json__add(struct top_json *j, struct drm_client *cl, unsigned in
 
 	if (j->gen != gen) {
 		j->arena.len = 0;
+		j->arena.oom = false;	/* memory may be there again */
 		out__init_mem(&j->stage, &j->arena);
 		j->gen = gen;
 		j->failed = false;

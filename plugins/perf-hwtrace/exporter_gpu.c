@@ -67,26 +67,26 @@ static bool value_of(const struct gpu_device *d, enum gpu_value v, double *out)
 	return false;
 }
 
-static void labels(struct prom_buf *b, const struct gpu_device *d)
+static void labels(struct membuf *b, const struct gpu_device *d)
 {
-	prom_buf__puts(b, "{card=\"");
+	membuf__puts(b, "{card=\"");
 	prom_buf__label_value(b, d->card);
-	prom_buf__puts(b, "\",driver=\"");
+	membuf__puts(b, "\",driver=\"");
 	prom_buf__label_value(b, d->driver);
-	prom_buf__puts(b, "\",pdev=\"");
+	membuf__puts(b, "\",pdev=\"");
 	prom_buf__label_value(b, d->pdev);
-	prom_buf__puts(b, "\"");
+	membuf__puts(b, "\"");
 }
 
-static void number(struct prom_buf *b, double v)
+static void number(struct membuf *b, double v)
 {
 	char num[64];
 	int n = snprintf(num, sizeof(num), " %.17g\n", v);
 
-	prom_buf__put(b, num, (size_t)n);
+	membuf__put(b, num, (size_t)n);
 }
 
-void exporter_gpu__render(struct prom_buf *b, const struct gpu_devices *g)
+void exporter_gpu__render(struct membuf *b, const struct gpu_devices *g)
 {
 	bool any;
 	double v;
@@ -102,9 +102,9 @@ void exporter_gpu__render(struct prom_buf *b, const struct gpu_devices *g)
 				prom_buf__family(b, families[f].name, families[f].type,
 						 families[f].help);
 			any = true;
-			prom_buf__puts(b, families[f].name);
+			membuf__puts(b, families[f].name);
 			labels(b, d);
-			prom_buf__put(b, "}", 1);
+			membuf__put(b, "}", 1);
 			number(b, v);
 		}
 	}
@@ -123,11 +123,11 @@ void exporter_gpu__render(struct prom_buf *b, const struct gpu_devices *g)
 						 "counter",
 						 "Engine busy time from the driver's perf PMU.");
 			any = true;
-			prom_buf__puts(b, "hwtrace_gpu_engine_busy_seconds_total");
+			membuf__puts(b, "hwtrace_gpu_engine_busy_seconds_total");
 			labels(b, d);
-			prom_buf__puts(b, ",engine=\"");
+			membuf__puts(b, ",engine=\"");
 			prom_buf__label_value(b, en->name);
-			prom_buf__puts(b, "\"}");
+			membuf__puts(b, "\"}");
 			number(b, en->cur / 1e9);
 		}
 	}

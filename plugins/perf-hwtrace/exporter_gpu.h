@@ -6,13 +6,13 @@
 #ifndef PERF_HWTRACE_EXPORTER_GPU_H
 #define PERF_HWTRACE_EXPORTER_GPU_H
 
-struct prom_buf;
+struct membuf;
 struct gpu_devices;
 
 /*
  * One family per value a device exposes; a device that lacks a value has
  * no series in that family (absent, never 0).
  */
-void exporter_gpu__render(struct prom_buf *b, const struct gpu_devices *g);
+void exporter_gpu__render(struct membuf *b, const struct gpu_devices *g);
 
 #endif

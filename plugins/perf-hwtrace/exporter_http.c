@@ -159,18 +159,18 @@ static struct body *body_get(struct exporter_http *h, uint64_t arrived)
 	pthread_mutex_lock(&h->lock);
 	b = h->last;
 	if (!b || b->started < arrived) {
-		struct prom_buf buf = { 0 };
+		struct membuf buf = { 0 };
 
 		b = calloc(1, sizeof(*b));
 		if (b) {
 			b->started = mono_ns();
 			/* sized as the last text: no doubling and copying of megabytes */
-			prom_buf__grow(&buf, h->last_len + h->last_len / 8);
+			membuf__grow(&buf, h->last_len + h->last_len / 8);
 			h->scrape(h->ctx, &buf);
-			b->text = buf.oom ? NULL : prom_buf__steal(&buf, &b->len);
+			b->text = buf.oom ? NULL : membuf__steal(&buf, &b->len);
 			if (b->text)
 				h->last_len = b->len;
-			prom_buf__free(&buf);
+			membuf__free(&buf);
 			if (!b->text) {
 				free(b);
 				b = NULL;

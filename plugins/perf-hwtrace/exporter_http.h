@@ -9,14 +9,14 @@
 #include <stddef.h>
 #include <sys/socket.h>
 
-struct prom_buf;
+struct membuf;
 struct exporter_http;
 
 /*
  * Fills @b with the exposition text.  Called under the scrape lock, so never
  * twice at once; requests that arrive while it runs share its result.
  */
-typedef void (*exporter_scrape_fn)(void *ctx, struct prom_buf *b);
+typedef void (*exporter_scrape_fn)(void *ctx, struct membuf *b);
 
 /*
  * exporter_http__parse_addr - "HOST:PORT", "[V6]:PORT" or ":PORT" (every

@@ -14,36 +14,9 @@
 #include "drm_clients.h"
 #include "exporter_metrics.h"
 
-#define PUT_LIT(b, s) prom_buf__put(b, s, sizeof(s) - 1)
+#define PUT_LIT(b, s) membuf__put(b, s, sizeof(s) - 1)
 
-bool prom_buf__grow(struct prom_buf *b, size_t n)
-{
-	size_t ncap;
-	char *p;
-
-	if (b->len + n < b->cap)
-		return true;
-	if (b->oom)
-		return false;
-	ncap = b->cap ? b->cap : 1 << 16;
-	while (ncap <= b->len + n)
-		ncap *= 2;
-	p = realloc(b->p, ncap);
-	if (!p) {
-		b->oom = true;
-		return false;
-	}
-	b->p = p;
-	b->cap = ncap;
-	return true;
-}
-
-void prom_buf__puts(struct prom_buf *b, const char *s)
-{
-	prom_buf__put(b, s, strlen(s));
-}
-
-void prom_buf__u64(struct prom_buf *b, uint64_t v)
+void prom_buf__u64(struct membuf *b, uint64_t v)
 {
 	char tmp[24];
 	int i = sizeof(tmp);
@@ -52,11 +25,11 @@ void prom_buf__u64(struct prom_buf *b, uint64_t v)
 		tmp[--i] = '0' + v % 10;
 		v /= 10;
 	} while (v);
-	prom_buf__put(b, tmp + i, sizeof(tmp) - i);
+	membuf__put(b, tmp + i, sizeof(tmp) - i);
 }
 
 /* ns as seconds with nine decimals: exact, whatever the magnitude */
-static void prom_buf__ns_as_s(struct prom_buf *b, uint64_t ns)
+static void prom_buf__ns_as_s(struct membuf *b, uint64_t ns)
 {
 	char frac[10];
 	uint64_t f = ns % 1000000000u;
@@ -65,7 +38,7 @@ static void prom_buf__ns_as_s(struct prom_buf *b, uint64_t ns)
 	frac[0] = '.';
 	for (int i = 9; i >= 1; i--, f /= 10)
 		frac[i] = '0' + f % 10;
-	prom_buf__put(b, frac, sizeof(frac));
+	membuf__put(b, frac, sizeof(frac));
 }
 
 /* Length of the valid UTF-8 sequence at @s (1 to 4), or 0 if it is not one. */
@@ -102,7 +75,7 @@ static const bool plain_byte[256] = {
 	[0x20 ... 0x21] = true, [0x23 ... 0x5b] = true, [0x5d ... 0x7e] = true,
 };
 
-void prom_buf__label_value(struct prom_buf *b, const char *str)
+void prom_buf__label_value(struct membuf *b, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 
@@ -112,19 +85,19 @@ void prom_buf__label_value(struct prom_buf *b, const char *str)
 
 		while (plain_byte[*s])
 			s++;
-		prom_buf__put(b, (const char *)run, s - run);
+		membuf__put(b, (const char *)run, s - run);
 		if (!*s)
 			break;
 		if (*s == '\\' || *s == '"' || *s == '\n') {
 			char esc[2] = { '\\', *s == '\n' ? 'n' : (char)*s };
 
-			prom_buf__put(b, esc, 2);
+			membuf__put(b, esc, 2);
 			s++;
 			continue;
 		}
 		n = utf8_len(s);
 		if (n) {	/* other control characters are valid UTF-8 too */
-			prom_buf__put(b, (const char *)s, n);
+			membuf__put(b, (const char *)s, n);
 			s += n;
 		} else {
 			PUT_LIT(b, "\xef\xbf\xbd");
@@ -133,38 +106,17 @@ void prom_buf__label_value(struct prom_buf *b, const char *str)
 	}
 }
 
-void prom_buf__family(struct prom_buf *b, const char *name, const char *type, const char *help)
+void prom_buf__family(struct membuf *b, const char *name, const char *type, const char *help)
 {
 	PUT_LIT(b, "# HELP ");
-	prom_buf__puts(b, name);
-	prom_buf__put(b, " ", 1);
-	prom_buf__puts(b, help);
+	membuf__puts(b, name);
+	membuf__put(b, " ", 1);
+	membuf__puts(b, help);
 	PUT_LIT(b, "\n# TYPE ");
-	prom_buf__puts(b, name);
-	prom_buf__put(b, " ", 1);
-	prom_buf__puts(b, type);
-	prom_buf__put(b, "\n", 1);
-}
-
-char *prom_buf__steal(struct prom_buf *b, size_t *len)
-{
-	char *p;
-
-	if (!prom_buf__grow(b, 1)) {
-		prom_buf__free(b);
-		return NULL;
-	}
-	p = b->p;
-	p[b->len] = 0;
-	*len = b->len;
-	memset(b, 0, sizeof(*b));
-	return p;
-}
-
-void prom_buf__free(struct prom_buf *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof(*b));
+	membuf__puts(b, name);
+	membuf__put(b, " ", 1);
+	membuf__puts(b, type);
+	membuf__put(b, "\n", 1);
 }
 
 /*
@@ -172,7 +124,7 @@ void prom_buf__free(struct prom_buf *b)
  * driver="..",pdev="..",client_id="..",pid="..",comm=".."
  * A client without drm-client-id is named by the pid and fd that hold it.
  */
-static void client_labels(struct prom_buf *b, const struct drm_clients *c,
+static void client_labels(struct membuf *b, const struct drm_clients *c,
 			  const struct drm_client *cl)
 {
 	const struct hwt_drm_fdinfo *fi = &cl->cur;
@@ -188,7 +140,7 @@ static void client_labels(struct prom_buf *b, const struct drm_clients *c,
 		const struct drm_fdref *r = &c->fds[cl->fdrefs[0]];
 
 		prom_buf__u64(b, r->pid);
-		prom_buf__put(b, "/", 1);
+		membuf__put(b, "/", 1);
 		prom_buf__u64(b, r->fd);
 	}
 	PUT_LIT(b, "\",pid=\"");
@@ -196,7 +148,7 @@ static void client_labels(struct prom_buf *b, const struct drm_clients *c,
 		prom_buf__u64(b, cl->pids[0]);	/* sorted: the lowest */
 	PUT_LIT(b, "\",comm=\"");
 	prom_buf__label_value(b, cl->comm);
-	prom_buf__put(b, "\"", 1);
+	membuf__put(b, "\"", 1);
 }
 
 enum engine_series { BUSY, CYCLES, CAPACITY, NSERIES };
@@ -225,19 +177,19 @@ struct labels {
 };
 
 /* One line: NAME{LABELS,KEY="VAL" */
-static void series_head(struct prom_buf *b, const char *name, size_t name_len,
+static void series_head(struct membuf *b, const char *name, size_t name_len,
 			const struct labels *labels, const char *key, size_t key_len,
 			const char *val)
 {
-	prom_buf__put(b, name, name_len);
-	prom_buf__put(b, "{", 1);
-	prom_buf__put(b, labels->p, labels->len);
-	prom_buf__put(b, key, key_len);
+	membuf__put(b, name, name_len);
+	membuf__put(b, "{", 1);
+	membuf__put(b, labels->p, labels->len);
+	membuf__put(b, key, key_len);
 	prom_buf__label_value(b, val);
 	PUT_LIT(b, "\"");
 }
 
-static void client_engines(struct prom_buf *b, enum engine_series s, const struct drm_client *cl,
+static void client_engines(struct membuf *b, enum engine_series s, const struct drm_client *cl,
 			   const struct labels *labels)
 {
 	const struct hwt_drm_fdinfo *fi = &cl->cur;
@@ -254,12 +206,12 @@ static void client_engines(struct prom_buf *b, enum engine_series s, const struc
 			prom_buf__ns_as_s(b, e->busy_ns);
 		else
 			prom_buf__u64(b, s == CYCLES ? e->cycles : e->capacity);
-		prom_buf__put(b, "\n", 1);
+		membuf__put(b, "\n", 1);
 	}
 }
 
 /* Memory by region and kind; a legacy drm-memory-<region> is resident memory. */
-static void client_memory(struct prom_buf *b, const struct drm_client *cl,
+static void client_memory(struct membuf *b, const struct drm_client *cl,
 			  const struct labels *labels)
 {
 	const struct hwt_drm_fdinfo *fi = &cl->cur;
@@ -288,20 +240,20 @@ static void client_memory(struct prom_buf *b, const struct drm_client *cl,
 				series_head(b, MEMORY_SERIES, sizeof(MEMORY_SERIES) - 1, labels,
 					    ",region=\"", 9, r->name);
 				head_len = b->oom ? 0 : b->len - head;
-			} else if (prom_buf__grow(b, head_len)) {
+			} else if (membuf__grow(b, head_len)) {
 				memcpy(b->p + b->len, b->p + head, head_len);	/* no overlap */
 				b->len += head_len;
 			}
-			prom_buf__put(b, kinds[m].s, kinds[m].n);
+			membuf__put(b, kinds[m].s, kinds[m].n);
 			prom_buf__u64(b, v);
-			prom_buf__put(b, "\n", 1);
+			membuf__put(b, "\n", 1);
 		}
 	}
 }
 
-void exporter_metrics__drm(struct prom_buf *b, const struct drm_clients *c)
+void exporter_metrics__drm(struct membuf *b, const struct drm_clients *c)
 {
-	struct prom_buf all = { 0 };
+	struct membuf all = { 0 };
 	size_t *off = malloc((c->nclients + 1) * sizeof(*off));
 
 	if (!off) {
@@ -333,11 +285,11 @@ void exporter_metrics__drm(struct prom_buf *b, const struct drm_clients *c)
 				client_memory(b, &c->clients[i], &l);
 		}
 	}
-	prom_buf__free(&all);
+	membuf__free(&all);
 	free(off);
 }
 
-void exporter_metrics__self(struct prom_buf *b, double duration_s, uint64_t errors)
+void exporter_metrics__self(struct membuf *b, double duration_s, uint64_t errors)
 {
 	char num[64];
 	int n = snprintf(num, sizeof(num), "%.9f\n", duration_s);
@@ -345,10 +297,10 @@ void exporter_metrics__self(struct prom_buf *b, double duration_s, uint64_t erro
 	prom_buf__family(b, "hwtrace_exporter_scrape_duration_seconds", "gauge",
 			 "Wall time this scrape took to read and render the series.");
 	PUT_LIT(b, "hwtrace_exporter_scrape_duration_seconds ");
-	prom_buf__put(b, num, n);
+	membuf__put(b, num, n);
 	prom_buf__family(b, "hwtrace_exporter_scrape_errors_total", "counter",
 			 "Scrapes that could not read a source (the proc root, a PMU counter).");
 	PUT_LIT(b, "hwtrace_exporter_scrape_errors_total ");
 	prom_buf__u64(b, errors);
-	prom_buf__put(b, "\n", 1);
+	membuf__put(b, "\n", 1);
 }

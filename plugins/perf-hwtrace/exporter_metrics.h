@@ -13,41 +13,21 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "membuf.h"
+
 struct drm_clients;
 
-/* A growing text buffer; after a failed allocation it stops growing and sets @oom. */
-struct prom_buf {
-	char *p;
-	size_t len, cap;
-	bool oom;
-};
-
-/* Room for @n more bytes (and a NUL); false once out of memory. */
-bool prom_buf__grow(struct prom_buf *b, size_t n);
-
-/* Inline: a scrape is hundreds of thousands of short copies. */
-static inline void prom_buf__put(struct prom_buf *b, const char *s, size_t n)
-{
-	if (b->len + n >= b->cap && !prom_buf__grow(b, n))
-		return;
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-}
-
-void prom_buf__puts(struct prom_buf *b, const char *s);
-void prom_buf__u64(struct prom_buf *b, uint64_t v);
+/* The Prometheus pieces, appended to a membuf (the scrape's text). */
+void prom_buf__u64(struct membuf *b, uint64_t v);
 /* @s as a label value: valid UTF-8 (bad bytes become U+FFFD), \\ \" \n escaped */
-void prom_buf__label_value(struct prom_buf *b, const char *s);
+void prom_buf__label_value(struct membuf *b, const char *s);
 /* "# HELP @name @help" and "# TYPE @name @type" */
-void prom_buf__family(struct prom_buf *b, const char *name, const char *type, const char *help);
-/* The text, NUL-terminated, handed to the caller (who frees it); @b is empty after. */
-char *prom_buf__steal(struct prom_buf *b, size_t *len);
-void prom_buf__free(struct prom_buf *b);
+void prom_buf__family(struct membuf *b, const char *name, const char *type, const char *help);
 
 /* hwtrace_drm_client_* of every client of @c's last sample. */
-void exporter_metrics__drm(struct prom_buf *b, const struct drm_clients *c);
+void exporter_metrics__drm(struct membuf *b, const struct drm_clients *c);
 
 /* hwtrace_exporter_scrape_duration_seconds and hwtrace_exporter_scrape_errors_total */
-void exporter_metrics__self(struct prom_buf *b, double duration_s, uint64_t errors);
+void exporter_metrics__self(struct membuf *b, double duration_s, uint64_t errors);
 
 #endif

@@ -100,7 +100,7 @@ int exporter_pmu__open(struct exporter_pmu *p, const char *sysfs)
 	return 0;
 }
 
-int exporter_pmu__render(struct exporter_pmu *p, struct prom_buf *b)
+int exporter_pmu__render(struct exporter_pmu *p, struct membuf *b)
 {
 	int failed = 0;
 
@@ -120,13 +120,13 @@ int exporter_pmu__render(struct exporter_pmu *p, struct prom_buf *b)
 			continue;
 		}
 		perf_counts_values__scale(&v, true, NULL);
-		prom_buf__puts(b, "hwtrace_pmu_event_total{pmu=\"");
+		membuf__puts(b, "hwtrace_pmu_event_total{pmu=\"");
 		prom_buf__label_value(b, p->pmu[i]);
-		prom_buf__puts(b, "\",event=\"");
+		membuf__puts(b, "\",event=\"");
 		prom_buf__label_value(b, p->event[i]);
-		prom_buf__puts(b, "\"} ");
+		membuf__puts(b, "\"} ");
 		prom_buf__u64(b, v.val);
-		prom_buf__put(b, "\n", 1);
+		membuf__put(b, "\n", 1);
 	}
 	return failed;
 }

@@ -10,7 +10,7 @@
 
 #include "stat_event.h"
 
-struct prom_buf;
+struct membuf;
 
 #define EXPORTER_MAX_EVENTS 64
 
@@ -25,7 +25,7 @@ int exporter_pmu__parse(struct exporter_pmu *p, const char *sysfs, const char **
 /* Open and enable the counters; -1 after saying why. */
 int exporter_pmu__open(struct exporter_pmu *p, const char *sysfs);
 /* Append hwtrace_pmu_event_total; the number of events that could not be read. */
-int exporter_pmu__render(struct exporter_pmu *p, struct prom_buf *b);
+int exporter_pmu__render(struct exporter_pmu *p, struct membuf *b);
 void exporter_pmu__exit(struct exporter_pmu *p);
 
 #endif

@@ -23,36 +23,10 @@ void out__init(struct out *o, int fd)
 	o->mem = NULL;
 }
 
-void out__init_mem(struct out *o, struct out_mem *m)
+void out__init_mem(struct out *o, struct membuf *m)
 {
 	out__init(o, -1);
 	o->mem = m;
-}
-
-static void flush_mem(struct out *o)
-{
-	struct out_mem *m = o->mem;
-
-	if (o->error)
-		goto done;
-	if (m->cap - m->len < o->len) {
-		size_t cap = m->cap ? m->cap : sizeof(o->buf);
-		char *p;
-
-		while (cap - m->len < o->len)
-			cap *= 2;
-		p = realloc(m->p, cap);
-		if (!p) {
-			o->error = ENOMEM;
-			goto done;
-		}
-		m->p = p;
-		m->cap = cap;
-	}
-	memcpy(m->p + m->len, o->buf, o->len);
-	m->len += o->len;
-done:
-	o->len = 0;
 }
 
 void out__flush(struct out *o)
@@ -60,7 +34,11 @@ void out__flush(struct out *o)
 	size_t off = 0;
 
 	if (o->mem) {
-		flush_mem(o);
+		if (!o->error)
+			membuf__put(o->mem, o->buf, o->len);
+		if (o->mem->oom)
+			o->error = ENOMEM;
+		o->len = 0;
 		return;
 	}
 	while (off < o->len && !o->error) {

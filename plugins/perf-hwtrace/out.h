@@ -15,17 +15,13 @@
 #include <stdint.h>
 #include <string.h>
 
-/* A growing memory buffer that an out can flush into instead of a file. */
-struct out_mem {
-	char *p;
-	size_t len, cap;
-};
+#include "membuf.h"
 
 struct out {
 	int fd;
 	size_t len;
 	int error;		/* errno of the first failed write, then writes stop */
-	struct out_mem *mem;	/* flushes append here (out__init_mem), or NULL */
+	struct membuf *mem;	/* flushes append here (out__init_mem), or NULL */
 	char buf[1 << 16];
 };
 
@@ -37,7 +33,7 @@ void out__init(struct out *o, int fd);
  * An out whose flushes append to @m (error ENOMEM when it cannot grow), for
  * text rendered ahead of the order it is printed in.
  */
-void out__init_mem(struct out *o, struct out_mem *m);
+void out__init_mem(struct out *o, struct membuf *m);
 /* The process's buffered stdout (never NULL; allocated on first use). */
 struct out *out__stdout(void);
 /*

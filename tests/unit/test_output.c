@@ -145,7 +145,7 @@ static void test_text_str_long(void)
 static void test_out_mem(void)
 {
 	static struct out o;
-	struct out_mem m = { 0 };
+	struct membuf m = { 0 };
 	size_t n = 0, cap = 400000;
 	char *want = malloc(cap), *big = malloc(150000);
 
