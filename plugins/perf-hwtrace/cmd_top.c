@@ -43,7 +43,7 @@ struct top_opts {
 	double delay;
 	long iterations;	/* -1: until q or a signal */
 	double rescan;		/* seconds between full rescans */
-	bool json, batch, stats;
+	bool json, batch, stats, reparse;
 	uint64_t *clock_vals;	/* --clock-file */
 	const char *record;	/* --record FILE */
 	int nclock;
@@ -105,12 +105,12 @@ static void print_cost(const struct drm_clients *c, const struct top_cost *k)
 
 	fprintf(stderr,
 		"top stats: samples %llu full_scans %llu new_scans %llu fdinfo_reads %llu "
-		"kept_reads %llu fd_stats %llu readlinks %llu dir_stats %llu dir_lists %llu "
+		"kept_reads %llu same_reads %llu fd_stats %llu readlinks %llu dir_stats %llu dir_lists %llu "
 		"clients %d kept_fds %d "
 		"cpu_ms_per_refresh %.3f full_ms %.3f quick_ms %.3f render_ms %.3f\n",
 		(unsigned long long)c->stats.samples, (unsigned long long)c->stats.full_scans,
 		(unsigned long long)c->stats.new_scans, (unsigned long long)c->stats.fdinfo_reads,
-		(unsigned long long)c->stats.kept_reads,
+		(unsigned long long)c->stats.kept_reads, (unsigned long long)c->stats.same_reads,
 		(unsigned long long)c->stats.fd_stats, (unsigned long long)c->stats.readlinks,
 		(unsigned long long)c->stats.dir_stats, (unsigned long long)c->stats.dir_lists,
 		c->nclients, c->nkept,
@@ -350,16 +350,19 @@ static double time_now(const struct top_opts *o, uint64_t mono)
  * The JSON of thousands of clients: each client is spread over several small
  * allocations, and reaching them again after the whole table was read is a
  * cache miss at every step (worse in sort order, which is random in memory).
- * So each client's object is rendered into @arena right after the client
+ * So each client's object is rendered into an arena right after the client
  * is re-read (drm_clients.updated, in a quick sample), or else in the order
  * the clients lie in memory; only the finished texts are copied out in sort
- * order.
+ * order.  A client steady since the last sample (drm_client.steady) would
+ * render to the very text it had then: that text is copied from the last
+ * sample's arena instead, so an idle client costs a read and two copies.
  */
 struct top_json {
-	struct out stage;	/* flushes into arena */
-	struct membuf arena;	/* texts of sample @gen; drm_client.view_* locate them */
+	struct out stage;	/* flushes into arena[gen & 1] */
+	struct membuf arena[2];	/* texts of samples @gen and @gen - 1; drm_client.view_* locate them */
 	unsigned int gen;
 	bool failed;		/* the arena could not grow: render directly */
+	bool last_ok;		/* arena[(gen - 1) & 1] holds all of sample gen - 1's texts */
 	const struct drm_clients *c;
 };
 
@@ -367,28 +370,40 @@ static void top_json__delete(struct top_json *j)
 {
 	if (!j)
 		return;
-	membuf__free(&j->arena);
+	membuf__free(&j->arena[0]);
+	membuf__free(&j->arena[1]);
 	free(j);
 }
 
-/* Render @cl into the arena of sample @gen (a new sample empties it). */
-static void top_json__add(struct top_json *j, struct drm_client *cl, unsigned int gen)
+/*
+ * Render @cl into the arena of sample @gen (a new sample takes the other
+ * arena).  @quick: called as @cl was re-read in a quick sample, where no
+ * scan follows to change its pids, so a steady client's last text holds.
+ */
+static void top_json__add(struct top_json *j, struct drm_client *cl, unsigned int gen,
+			  bool quick)
 {
+	struct membuf *a = &j->arena[gen & 1];
+	const struct membuf *last = &j->arena[(gen - 1) & 1];
 	size_t off;
 
 	if (j->gen != gen) {
-		j->arena.len = 0;
-		j->arena.oom = false;	/* memory may be there again */
-		out__init_mem(&j->stage, &j->arena);
+		j->last_ok = j->gen == gen - 1 && !j->failed;
+		a->len = 0;
+		a->oom = false;	/* memory may be there again */
+		out__init_mem(&j->stage, a);
 		j->gen = gen;
 		j->failed = false;
 	}
-	off = j->arena.len + j->stage.len;
-	json_client(&j->stage, cl);
+	off = a->len + j->stage.len;
+	if (quick && cl->steady && j->last_ok && cl->view_gen == gen - 1 && cl->view_len)
+		out__write(&j->stage, last->p + cl->view_off, cl->view_len);
+	else
+		json_client(&j->stage, cl);
 	if (j->stage.error)
 		j->failed = true;
 	cl->view_off = off;
-	cl->view_len = j->arena.len + j->stage.len - off;
+	cl->view_len = a->len + j->stage.len - off;
 	cl->view_gen = gen;
 }
 
@@ -397,7 +412,7 @@ static void top_json__updated(void *ctx, struct drm_client *cl)
 {
 	struct top_json *j = ctx;
 
-	top_json__add(j, cl, j->c->gen);
+	top_json__add(j, cl, j->c->gen, true);
 }
 
 /* Render the clients the sample did not hand over; false when memory ran out. */
@@ -405,7 +420,7 @@ static bool top_json__finish(struct top_json *j, struct drm_clients *c)
 {
 	for (int i = 0; i < c->nclients; i++)
 		if (c->clients[i].view_gen != c->gen)
-			top_json__add(j, &c->clients[i], c->gen);
+			top_json__add(j, &c->clients[i], c->gen, false);
 	out__flush(&j->stage);
 	return !j->failed && !j->stage.error;
 }
@@ -429,7 +444,8 @@ static void render(struct out *o, const struct top_opts *opts, struct drm_client
 			if (i)
 				out__putc(o, ',');
 			if (staged)
-				out__write(o, j->arena.p + v[i]->view_off, v[i]->view_len);
+				out__write(o, j->arena[c->gen & 1].p + v[i]->view_off,
+					   v[i]->view_len);
 			else
 				json_client(o, v[i]);
 		}
@@ -579,6 +595,8 @@ static int parse_opts(int argc, char **argv, struct top_opts *o)
 		OPT_STRING(0, "record", &o->record, "FILE",
 			   "also keep every refresh in perf.data FILE (continued if top wrote it)"),
 		OPT_BOOLEAN(0, "stats", &o->stats, "print the CPU cost of sampling at the end"),
+		OPT_BOOLEAN(0, "reparse", &o->reparse,
+			    "parse and render every client each refresh, changed or not (benchmarks)"),
 		OPT_CALLBACK(0, "clock-file", o, "FILE",
 			     "replay: nanosecond timestamps, one per refresh (tests)", clock_opt),
 		OPT_END(),
@@ -703,6 +721,7 @@ int cmd_top(int argc, char **argv)
 	drm_clients__init(&c, o.roots[0]);
 	c.clock = top_clock;
 	c.clock_ctx = &tc;
+	c.reparse = o.reparse;
 	c.warn = report_warning;
 	c.warn_ctx = &tv;
 	/* without memory for it, the JSON is rendered directly in sort order */

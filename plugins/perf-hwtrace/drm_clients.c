@@ -166,6 +166,7 @@ static void client_free(struct drm_clients *c, struct drm_client *cl)
 	unkeep(c, cl);
 	hwt_drm_fdinfo__exit(&cl->cur);
 	hwt_drm_fdinfo__exit(&cl->prev);
+	free(cl->text);
 	free(cl->util);
 	free(cl->pids);
 	free(cl->fdrefs);
@@ -398,6 +399,60 @@ static int client_rotate(struct drm_clients *c, struct drm_client *cl, uint64_t 
 	return 0;
 }
 
+/*
+ * Keep c->buf's text, which @cl's cur was just parsed from, for the next
+ * re-read to compare with; without the memory, none is kept and the next
+ * read is parsed.
+ */
+static void save_text(struct drm_clients *c, struct drm_client *cl, size_t len)
+{
+	cl->steady = false;
+	if (len >= cl->cap_text) {
+		char *t = realloc(cl->text, len + 64);
+
+		if (!t) {
+			cl->text_len = UINT32_MAX;
+			return;
+		}
+		cl->text = t;
+		cl->cap_text = (uint32_t)len + 64;
+	}
+	memcpy(cl->text, c->buf, len);
+	cl->text_len = (uint32_t)len;
+}
+
+/*
+ * @cl re-read at @t with the very text of its last read: what a parse and
+ * client_rotate() would make of it, without them.  Every counter's delta is
+ * zero; one that went backwards before (hwt_drm_usage__engine()) is held
+ * again, so held carries over.  Steady when the utilisation comes out as
+ * it was: then nothing about the client changed.
+ */
+static void client_same(struct drm_clients *c, struct drm_client *cl, uint64_t t)
+{
+	uint64_t wall = t > cl->t_cur ? t - cl->t_cur : 0;
+	bool steady = true;
+
+	c->stats.same_reads++;
+	cl->total_util = 0;
+	for (uint32_t i = 0; i < cl->cur.nengines; i++) {
+		struct hwt_drm_engine *e = &cl->cur.engines[i];
+		struct hwt_drm_util u = hwt_drm_usage__engine(e, e, wall);
+		struct hwt_drm_util *was = &cl->util[i];
+
+		u.held = was->held;
+		if (u.src != was->src || u.percent != was->percent)
+			steady = false;
+		*was = u;
+		if (u.src != HWT_DRM_UTIL_NONE)
+			cl->total_util += u.percent;
+	}
+	cl->t_prev = cl->t_cur;
+	cl->t_cur = t;
+	cl->has_prev = true;
+	cl->steady = steady;
+}
+
 static int client_new(struct drm_clients *c, uint64_t dev, uint64_t id, uint64_t t)
 {
 	struct drm_client *cl;
@@ -469,9 +524,13 @@ static int scan_fd(struct drm_clients *c, int fdref, int fidfd, const char *name
 	ci = hash_find(c, dev, id);
 	if (ci < 0) {
 		ci = client_new(c, dev, id, t);
+		if (ci >= 0)
+			save_text(c, &c->clients[ci], len);
 	} else if (c->clients[ci].gen != c->gen) {
 		if (client_rotate(c, &c->clients[ci], t))
 			ci = -1;
+		else
+			save_text(c, &c->clients[ci], len);
 	}	/* else a duplicate fd of a client already read: scratch stays scratch */
 	if (ci < 0) {
 		close(f);
@@ -1015,11 +1074,21 @@ static int quick_read(struct drm_clients *c, struct drm_client *cl, int f, uint6
 {
 	const struct hwt_drm_fdinfo *fi = &c->scratch;
 	ssize_t len;
+	bool same;
 
 	c->stats.fdinfo_reads++;
 	len = read_fd(c, f);
 	if (len < 0)
 		return 0;
+	same = len && (size_t)len == cl->text_len && !memcmp(c->buf, cl->text, len);
+	if (same && !c->reparse) {
+		/* no parse: it would give cur again, and warn of nothing new */
+		client_same(c, cl, t);
+		cl->gen = c->gen;
+		if (c->updated && c->quick_only)
+			c->updated(c->updated_ctx, cl);
+		return 1;
+	}
 	if (parse_buf(c, len))
 		return -1;
 	/* the fd number may have been reused for another file */
@@ -1028,6 +1097,7 @@ static int quick_read(struct drm_clients *c, struct drm_client *cl, int f, uint6
 		return 0;
 	if (client_rotate(c, cl, t))
 		return -1;
+	save_text(c, cl, len);
 	cl->gen = c->gen;
 	flush_warnings(c, cl, ref->pid, ref->fd);
 	if (c->updated && c->quick_only)
@@ -1065,25 +1135,43 @@ static int quick_by_path(struct drm_clients *c, struct drm_client *cl, int from)
 	return 0;
 }
 
+/* A hint: the first cache lines of @n bytes at @p. */
+static void prefetch_bytes(const void *p, size_t n)
+{
+	const char *b = p;
+
+	if (n > 16 * 64)
+		n = 16 * 64;
+	for (size_t off = 0; b && off < n; off += 64)
+		__builtin_prefetch(b + off);
+}
+
 /*
- * What the parse, the rotation and the caller's view touch for client @i is
- * cold by now (thousands of clients were read since a refresh ago): fetch
- * it during the read() system calls, in two stages one client apart, as
- * the names can only be asked for once the slots pointing to them are in.
- * The next parse target is this client's oldest sample (client_rotate()).
+ * What the compare, the parse, the rotation and the caller's view touch
+ * for client @i is cold by now (thousands of clients were read since a
+ * refresh ago): fetch it during the read() system calls, in two stages one
+ * client apart, as the names can only be asked for once the slots pointing
+ * to them are in.  The next parse target is this client's oldest sample
+ * (client_rotate()).  A client steady at its last read is likely steady
+ * again: only its text, engines and utilisation are wanted then.
  */
 static void prefetch_ahead(const struct drm_clients *c, int i)
 {
 	const struct drm_client *cl = &c->clients[i];
+	const struct drm_client *next = i + 1 < c->nclients ? &c->clients[i + 1] : NULL;
 
+	prefetch_bytes(cl->text, cl->text_len);
+	if (cl->steady) {
+		prefetch_bytes(cl->cur.engines, cl->cur.nengines * sizeof(*cl->cur.engines));
+		prefetch_bytes(cl->util, cl->cur.nengines * sizeof(*cl->util));
+		return;
+	}
 	if (i == 0) {
 		hwt_drm_fdinfo__prefetch(&c->scratch);
 		hwt_drm_fdinfo__prefetch(&cl->cur);
 	}
 	hwt_drm_fdinfo__prefetch(&cl->prev);
-	if (i + 1 < c->nclients) {
-		const struct drm_client *next = &c->clients[i + 1];
-
+	if (next) {
 		hwt_drm_fdinfo__prefetch(&next->cur);
 		__builtin_prefetch(next->util);
 		__builtin_prefetch(next->pids);

@@ -40,8 +40,21 @@ struct drm_client {
 	int *pids;		/* sorted, unique */
 	int npids, cap_pids;
 	char comm[64];		/* of the lowest pid */
-	struct hwt_drm_fdinfo cur, prev;	/* reparsed in turn: no allocation per refresh */
+	/*
+	 * Reparsed in turn: no allocation per refresh.  @prev is only the next
+	 * parse's target: an unchanged re-read (@steady) does not rotate.
+	 */
+	struct hwt_drm_fdinfo cur, prev;
 	bool has_prev;
+	char *text;		/* the fdinfo text @cur was parsed from */
+	uint32_t text_len, cap_text;	/* text_len UINT32_MAX: none kept */
+	/*
+	 * The last read changed nothing: the same text as the read before, so
+	 * the same @cur, and the same @util (busy deltas of zero over a wall
+	 * time that again was not zero): a view made after the read before
+	 * still holds, unless a scan changed @pids or @comm since.
+	 */
+	bool steady;
 	uint64_t t_cur, t_prev;	/* monotonic ns of the reads */
 	struct hwt_drm_util *util;	/* cur.nengines entries */
 	uint32_t cap_util;
@@ -96,6 +109,7 @@ struct drm_stats {
 	uint64_t samples, full_scans, new_scans, fdinfo_reads, fd_stats, readlinks;
 	uint64_t dir_stats, dir_lists;	/* <pid>/fd stamps taken, and listed (NEW scans) */
 	uint64_t kept_reads;	/* of fdinfo_reads, through a kept fd */
+	uint64_t same_reads;	/* of fdinfo_reads, the text unchanged: no parse */
 };
 
 struct drm_clients {
@@ -128,6 +142,7 @@ struct drm_clients {
 	void (*updated)(void *ctx, struct drm_client *cl);
 	void *updated_ctx;
 	bool quick_only;	/* the sample in progress is DRM_SAMPLE_QUICK */
+	bool reparse;		/* parse an unchanged text all the same (benchmarks) */
 	struct hwt_diag pdiag;	/* the parser's, collecting into pending */
 	struct drm_pending_warning pending[DRM_MAX_PENDING];
 	int npending;

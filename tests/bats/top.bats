@@ -259,17 +259,34 @@ print(eval(sys.argv[3]))' "$@"
 	[[ "$screen" == *"EXITED 0"* ]]
 }
 
-# two_refreshes ROOT OUT STATS: top --json with two refreshes 2 s apart (the
-# clock file's times) in the background; returns once the first is in OUT,
-# for the caller to change the tree and `wait $!`
-two_refreshes() {
-	local i
-	"$HWTRACE" top --proc "$1" -n 2 -d 2 --clock-file "$T/clock" --json --stats \
-		>"$2" 2>"$3" &
+# refreshes N DELAY ROOT OUT STATS [ARGS]: top --json with N refreshes DELAY
+# s apart (the clock file's times) in the background; returns once the first
+# is in OUT, for the caller to change the tree and `wait $!`
+refreshes() {
+	local n=$1 d=$2 root=$3 out=$4 stats=$5 i
+	shift 5
+	"$HWTRACE" top --proc "$root" -n "$n" -d "$d" --clock-file "$T/clock" --json --stats \
+		"$@" >"$out" 2>"$stats" &
 	for i in $(seq 100); do
-		[ -s "$2" ] && break
+		[ -s "$out" ] && break
 		sleep 0.05
 	done
+}
+
+two_refreshes() { # ROOT OUT STATS
+	refreshes 2 2 "$@"
+}
+
+# cp_inplace FROM TO: every fdinfo of tree FROM written over TO's (same
+# inodes: top's kept fds see the new texts)
+cp_inplace() {
+	python3 - "$1" "$2" <<'PY'
+import glob, sys
+for src in glob.glob(f"{sys.argv[1]}/*/fdinfo/*"):
+    with open(src) as f, open(sys.argv[2] + src[len(sys.argv[1]):], "r+") as d:
+        d.truncate(0)
+        d.write(f.read())
+PY
 }
 
 @test "top: between rescans the kept fdinfo fds are pread, and see the tree change" {
@@ -481,13 +498,7 @@ print(fcntl.fcntl(0, 1032), len(lines), [len(json.loads(l)["clients"]) for l in 
 	# the second refresh is a quick one (drm_clients.updated renders each
 	# client as it is read); the tree changes in place in between
 	two_refreshes "$T/a" "$T/quick.json" "$T/stats"
-	python3 - "$T/a" "$T/b" <<'PY'
-import glob, os, sys
-for src in glob.glob(f"{sys.argv[2]}/*/fdinfo/3"):
-    with open(src) as f, open(sys.argv[1] + src[len(sys.argv[2]):], "r+") as d:
-        d.truncate(0)	# the same file (inode): top's kept fd sees it
-        d.write(f.read())
-PY
+	cp_inplace "$T/b" "$T/a"
 	wait $!
 	[[ "$(cat "$T/stats")" == *"full_scans 1 "* ]]
 	# client i: (i * 7 mod 12) x 10 ms in 1 s
@@ -505,6 +516,32 @@ PY
 			     <(sed -n '3s/^{"time":[0-9.]*,//p' "$T/f.json")
 		done
 	done
+}
+
+@test "top: an unchanged fdinfo is not parsed again, and prints what a parse would" {
+	local r
+	printf '%s\n' 1000000000 2000000000 3000000000 4000000000 >"$T/clock"
+	busytree "$T/b" 1
+	for r in same reparse; do
+		rm -rf "$T/a"
+		busytree "$T/a" 0
+		# refresh 1 is the full scan; the tree changes before refresh 2,
+		# then stays as it is for refreshes 3 and 4
+		refreshes 4 1.5 "$T/a" "$T/$r.json" "$T/$r.stats" $([ $r = same ] || echo --reparse)
+		cp_inplace "$T/b" "$T/a"
+		wait $!
+	done
+	[ "$(wc -l <"$T/same.json")" = 4 ]
+	cmp "$T/same.json" "$T/reparse.json"
+	# busy for 1 s before refresh 2 (busytree's deltas), idle since: 0 at once
+	[ "$(jget "$T/same.json" 2 'c["i915:5"]["engines"]["render"]["util"]')" = "11.0" ]
+	[ "$(jget "$T/same.json" 3 'c["i915:5"]["engines"]["render"]["util"]')" = "0.0" ]
+	[ "$(jget "$T/same.json" 4 'c["i915:5"]["engines"]["render"]["util"]')" = "0.0" ]
+	[ "$(jget "$T/same.json" 4 '[c["xe:%d" % i]["engines"]["rcs"]["util"] for i in (1, 2, 3)]')" = "[0.0, 0.0, 0.0]" ]
+	# 36 clients, 33 of them changed before refresh 2 (all but i915 12 and
+	# 24, xe 3): 3 unchanged reads then, 36 at refresh 3, 36 at refresh 4
+	[[ "$(cat "$T/same.stats")" == *"full_scans 1 "*" kept_reads 108 same_reads 75 "* ]]
+	[[ "$(cat "$T/reparse.stats")" == *"full_scans 1 "*" kept_reads 108 same_reads 0 "* ]]
 }
 
 # screen SOCK: the pane's text; waits until it holds $1

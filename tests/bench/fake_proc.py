@@ -7,7 +7,12 @@
 # ids run from 0 across the tree; a client's render engine has id * 1000 ns.
 # Every client prints 4 engines (render, copy, video, video-enhance), a
 # capacity and the 5 memory kinds of system0.
+#
+# fake_proc.py --churn ROOT - keep every DRM client of ROOT busy until killed:
+# rewrite each one's fdinfo in place (the same inode: a reader's kept fd sees
+# it) with 1 ns more render time than its last write, pass after pass.
 import os
+import re
 import sys
 
 TEXT = ("pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t284\ndrm-driver:\ti915\n"
@@ -18,7 +23,34 @@ TEXT = ("pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t284\ndrm-driver:\ti915\n"
         "drm-engine-capacity-video:\t2\ndrm-engine-video-enhance:\t0 ns\n")
 
 
+def churn(root):
+    files, seen = [], set()
+    for p in sorted(os.listdir(root)):
+        for fd in range(10, 18):
+            path = f"{root}/{p}/fdinfo/{fd}"
+            with open(path, "rb") as f:
+                text = f.read()
+            m = re.search(rb"drm-engine-render:\t(\d+) ns", text)
+            cid = re.search(rb"drm-client-id:\t(\d+)", text).group(1)
+            if m and cid not in seen:    # one fd per client
+                seen.add(cid)
+                files.append((os.open(path, os.O_WRONLY), text[:m.start(1)],
+                              int(m.group(1)), text[m.end(1):]))
+    print("churning", len(files), flush=True)
+    n = 0
+    while True:
+        n += 1
+        for fd, head, ns, tail in files:
+            text = head + str(ns + n).encode() + tail
+            os.pwrite(fd, text, 0)
+            if len(str(ns + n)) != len(str(ns + n - 1)):
+                os.ftruncate(fd, len(text))
+
+
 def main():
+    if sys.argv[1] == "--churn":
+        churn(sys.argv[2])
+        return
     root, per = sys.argv[1], int(sys.argv[2])
     if per not in (1, 2, 4, 8):
         sys.exit("fake_proc.py: CLIENTS_PER_PROC must divide 8")
