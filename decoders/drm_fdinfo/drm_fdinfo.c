@@ -728,19 +728,87 @@ static bool num_fwd(const char *p, const char *end, enum unit_kind kind, uint64_
 	return true;
 }
 
+/* What one line of a replayed text holds: a number, or where a string lies. */
+union step_val {
+	uint64_t x;
+	struct {
+		uint32_t off, len;
+	} s;
+};
+
 /*
- * Replay the plan in one pass over the text: each line must start with the
- * remembered key and ':' and hold a value that parses without a warning.
- * 1 done, 0 the text differs (nothing counted in the diag; the caller parses
- * it the long way), -1 ENOMEM.
+ * Check @text against @fi's plan in one pass, without changing @fi: each
+ * line must start with the remembered key and ':' and hold a value that
+ * parses without a warning.  The values go to @val, one per step, and
+ * *decoded and *skipped count the bytes.  false: the text differs (the
+ * caller parses it the long way).
  */
-static int replay(struct parse_ctx *ctx, const char *text, size_t len)
+static bool replay_scan(const struct hwt_drm_fdinfo *fi, const char *text, size_t len,
+			union step_val *val, uint64_t *decoded, uint64_t *skipped)
 {
-	struct hwt_drm_fdinfo *fi = ctx->fi;
 	const char *p = text, *end = text + len;
-	uint64_t decoded = 0, skipped = 0;
 	uint32_t s;
 
+	*decoded = *skipped = 0;
+	for (s = 0; p < end; s++) {
+		const struct hwt_drm_step *st;
+		const char *line = p, *v, *nl, *le;
+		int i;
+
+		if (s == fi->nplan)
+			return false;	/* more lines than before */
+		st = &fi->plan[s];
+		if (st->op == OP_BLANK) {
+			while (p < end && is_space(*p))
+				p++;
+			if (p < end && *p++ != '\n')
+				return false;
+			*skipped += p - line;
+			continue;
+		}
+		if ((size_t)(end - p) <= st->key_len || p[st->key_len] != ':' ||
+		    (st->key_len && !bytes_eq(p, fi->plan_keys + st->key_off, st->key_len)))
+			return false;
+		v = p + st->key_len + 1;
+		while (v < end && is_space(*v))
+			v++;
+		i = st->arg;
+		switch (st->op) {
+		case OP_SKIP:
+		case OP_STR:
+			nl = memchr(v, '\n', end - v);
+			p = nl ? nl + 1 : end;
+			if (st->op == OP_SKIP) {
+				*skipped += p - line;
+				continue;
+			}
+			for (le = nl ? nl : end; le > v && is_space(le[-1]); le--)
+				;
+			val[s].s.off = v - text;
+			val[s].s.len = le - v;
+			break;
+		case OP_ID:
+			if (!num_fwd(v, end, U_NONE, &val[s].x, &p))
+				return false;
+			break;
+		case OP_ENGINE:
+			if (!num_fwd(v, end, key_table[i].unit, &val[s].x, &p) ||
+			    (key_table[i].engine_bit == HWT_DRM_HAVE_CAPACITY && !val[s].x))
+				return false;
+			break;
+		case OP_REGION:
+			if (!num_fwd(v, end, key_table[i].unit, &val[s].x, &p))
+				return false;
+			break;
+		}
+		*decoded += p - line;
+	}
+	return s == fi->nplan;	/* else fewer lines than before */
+}
+
+/* The numbers of a replay_scan() into @fi's engines and regions, emptied first. */
+static void replay_store(struct hwt_drm_fdinfo *fi, const union step_val *val)
+{
 	fi->nengines = fi->plan_nengines;
 	fi->nregions = fi->plan_nregions;
 	for (uint32_t i = 0; i < fi->nengines; i++) {
@@ -753,71 +821,81 @@ static int replay(struct parse_ctx *ctx, const char *text, size_t len)
 
 		*r = (struct hwt_drm_region){ .name = r->name };
 	}
-	for (s = 0; p < end; s++) {
-		const struct hwt_drm_step *st;
-		const char *line = p, *v, *nl, *le;
-		uint64_t x;
-		int i;
+	for (uint32_t s = 0; s < fi->nplan; s++) {
+		const struct hwt_drm_step *st = &fi->plan[s];
 
-		if (s == fi->nplan)
-			return 0;	/* more lines than before */
-		st = &fi->plan[s];
-		if (st->op == OP_BLANK) {
-			while (p < end && is_space(*p))
-				p++;
-			if (p < end && *p++ != '\n')
-				return 0;
-			skipped += p - line;
-			continue;
-		}
-		if ((size_t)(end - p) <= st->key_len || p[st->key_len] != ':' ||
-		    (st->key_len && !bytes_eq(p, fi->plan_keys + st->key_off, st->key_len)))
-			return 0;
-		v = p + st->key_len + 1;
-		while (v < end && is_space(*v))
-			v++;
-		i = st->arg;
-		switch (st->op) {
-		case OP_SKIP:
-		case OP_STR:
-			nl = memchr(v, '\n', end - v);
-			p = nl ? nl + 1 : end;
-			if (st->op == OP_SKIP) {
-				skipped += p - line;
-				continue;
-			}
-			for (le = nl ? nl : end; le > v && is_space(le[-1]); le--)
-				;
-			if (set_str(ctx, i, i == S_DRIVER ? &fi->driver :
-					    i == S_PDEV ? &fi->pdev : &fi->client_name, v, le - v))
-				return -1;
-			break;
-		case OP_ID:
-			if (!num_fwd(v, end, U_NONE, &fi->client_id, &p))
-				return 0;
-			fi->has_client_id = true;
-			break;
-		case OP_ENGINE:
-			if (!num_fwd(v, end, key_table[i].unit, &x, &p) ||
-			    (key_table[i].engine_bit == HWT_DRM_HAVE_CAPACITY && !x))
-				return 0;
-			engine_set(&fi->engines[st->idx], key_table[i].engine_bit, x);
-			break;
-		case OP_REGION:
-			if (!num_fwd(v, end, key_table[i].unit, &x, &p))
-				return 0;
-			region_set(&fi->regions[st->idx], key_table[i].mem, x);
-			break;
-		}
-		decoded += p - line;
+		if (st->op == OP_ENGINE)
+			engine_set(&fi->engines[st->idx], key_table[st->arg].engine_bit, val[s].x);
+		else if (st->op == OP_REGION)
+			region_set(&fi->regions[st->idx], key_table[st->arg].mem, val[s].x);
 	}
-	if (s != fi->nplan)
-		return 0;	/* fewer lines than before */
 	legacy_fixup(fi);
-	if (ctx->diag) {
-		ctx->diag->bytes.decoded += decoded;
-		ctx->diag->bytes.skipped += skipped;
+}
+
+static void replay_count(struct hwt_diag *diag, uint64_t decoded, uint64_t skipped)
+{
+	if (diag) {
+		diag->bytes.decoded += decoded;
+		diag->bytes.skipped += skipped;
 	}
+}
+
+/*
+ * Replay the plan over the text into ctx->fi, emptied by the caller.
+ * 1 done, 0 the text differs (nothing counted in the diag; the caller parses
+ * it the long way), -1 ENOMEM.
+ */
+static int replay(struct parse_ctx *ctx, const char *text, size_t len)
+{
+	struct hwt_drm_fdinfo *fi = ctx->fi;
+	union step_val val[PLAN_MAX_LINES];
+	uint64_t decoded, skipped;
+
+	if (!replay_scan(fi, text, len, val, &decoded, &skipped))
+		return 0;
+	for (uint32_t s = 0; s < fi->nplan; s++) {
+		const struct hwt_drm_step *st = &fi->plan[s];
+		int i = st->arg;
+
+		if (st->op == OP_STR &&
+		    set_str(ctx, i, i == S_DRIVER ? &fi->driver : i == S_PDEV ? &fi->pdev :
+				    &fi->client_name, text + val[s].s.off, val[s].s.len))
+			return -1;
+		if (st->op == OP_ID) {
+			fi->client_id = val[s].x;
+			fi->has_client_id = true;
+		}
+	}
+	replay_store(fi, val);
+	replay_count(ctx->diag, decoded, skipped);
+	return 1;
+}
+
+int hwt_drm_fdinfo__update(struct hwt_drm_fdinfo *fi, const char *text, size_t len,
+			   struct hwt_diag *diag)
+{
+	union step_val val[PLAN_MAX_LINES];
+	const char *str[S_N] = { fi->driver, fi->pdev, fi->client_name };
+	bool seen[S_N] = { false };
+	uint64_t decoded, skipped;
+
+	if (!fi->plan_ok || !replay_scan(fi, text, len, val, &decoded, &skipped))
+		return 0;
+	for (uint32_t s = 0; s < fi->nplan; s++) {
+		const struct hwt_drm_step *st = &fi->plan[s];
+		int i = st->arg;
+
+		/* the first of each string is the one kept: it must not have changed */
+		if (st->op == OP_STR && !seen[i]) {
+			seen[i] = true;
+			if (!str[i] || !name_eq(str[i], text + val[s].s.off, val[s].s.len))
+				return 0;
+		}
+		if (st->op == OP_ID && (!fi->has_client_id || val[s].x != fi->client_id))
+			return 0;
+	}
+	replay_store(fi, val);
+	replay_count(diag, decoded, skipped);
 	return 1;
 }
 

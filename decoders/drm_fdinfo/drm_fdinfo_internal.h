@@ -73,6 +73,26 @@ struct hwt_drm_fdinfo {
 void hwt_drm_fdinfo__init(struct hwt_drm_fdinfo *fi);
 void hwt_drm_fdinfo__exit(struct hwt_drm_fdinfo *fi);
 
+/**
+ * hwt_drm_fdinfo__update - parse @text into @fi in place, if it is @fi's text
+ * with only numbers changed
+ * @fi:		the result of a hwt_drm_fdinfo__parse() with HWT_DRM_PARSE_NO_OTHER
+ * @text, @len:	the new text
+ * @diag:	counts the bytes as the parse does; the update never warns
+ *
+ * The lines must have the keys of @fi's last parse in the same order, the
+ * same driver, pdev, client name and client id, and numbers that parse
+ * without a warning: what a monitor re-reading a busy client gets.  Unlike
+ * a parse into another object, this touches only @fi's own memory, and each
+ * engine and region keeps its slot, so a caller can pair old and new values
+ * by index.
+ *
+ * Return: 1 when @fi now holds what hwt_drm_fdinfo__parse() of @text would
+ * give, 0 when @text is not such an update (@fi is left as it was).
+ */
+int hwt_drm_fdinfo__update(struct hwt_drm_fdinfo *fi, const char *text, size_t len,
+			   struct hwt_diag *diag);
+
 /*
  * Ask the cache for what the next parse into @fi, or a reader of it, will
  * touch: __prefetch() its plan, key texts, engine and region slots (loading

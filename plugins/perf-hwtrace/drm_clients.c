@@ -185,6 +185,7 @@ void drm_clients__exit(struct drm_clients *c)
 	free(c->fds);
 	free(c->hash);
 	free(c->buf);
+	free(c->old);
 	free(c->dents);
 	free(c->names);
 	free(c->name_inos);
@@ -451,6 +452,51 @@ static void client_same(struct drm_clients *c, struct drm_client *cl, uint64_t t
 	cl->t_cur = t;
 	cl->has_prev = true;
 	cl->steady = steady;
+}
+
+/* Room for @n engines in c->old. */
+static int grow_old(struct drm_clients *c, uint32_t n)
+{
+	struct hwt_drm_engine *o = realloc(c->old, (size_t)n * sizeof(*o));
+
+	if (!o)
+		return -1;
+	c->old = o;
+	c->cap_old = n;
+	return 0;
+}
+
+/*
+ * @cl re-read at @t with a text that changed only in its numbers (a busy
+ * client): parsed over its own sample (hwt_drm_fdinfo__update()), which
+ * keeps every engine in its slot, so the old counters, set aside first,
+ * pair with the new ones by index.  What client_rotate() and a parse would
+ * give, without the other sample's memory or a name compare.  false: not
+ * such a text, @cl untouched.
+ */
+static bool client_update(struct drm_clients *c, struct drm_client *cl, size_t len, uint64_t t)
+{
+	uint32_t n = cl->cur.nengines;
+	uint64_t wall = t > cl->t_cur ? t - cl->t_cur : 0;
+
+	if (n > c->cap_old && grow_old(c, n))
+		return false;	/* the long way then */
+	memcpy(c->old, cl->cur.engines, n * sizeof(*c->old));
+	if (hwt_drm_fdinfo__update(&cl->cur, c->buf, len, &c->pdiag) != 1)
+		return false;
+	cl->total_util = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		struct hwt_drm_util *u = &cl->util[i];
+
+		*u = hwt_drm_usage__engine(&c->old[i], &cl->cur.engines[i], wall);
+		if (u->src != HWT_DRM_UTIL_NONE)
+			cl->total_util += u->percent;
+	}
+	cl->t_prev = cl->t_cur;
+	cl->t_cur = t;
+	cl->has_prev = true;
+	save_text(c, cl, len);
+	return true;
 }
 
 static int client_new(struct drm_clients *c, uint64_t dev, uint64_t id, uint64_t t)
@@ -1082,24 +1128,21 @@ static int quick_read(struct drm_clients *c, struct drm_client *cl, int f, uint6
 		return 0;
 	same = len && (size_t)len == cl->text_len && !memcmp(c->buf, cl->text, len);
 	if (same && !c->reparse) {
-		/* no parse: it would give cur again, and warn of nothing new */
 		client_same(c, cl, t);
-		cl->gen = c->gen;
-		if (c->updated && c->quick_only)
-			c->updated(c->updated_ctx, cl);
-		return 1;
+	} else if (!client_update(c, cl, len, t)) {
+		/* the long way: new keys, a bad line, or another client */
+		if (parse_buf(c, len))
+			return -1;
+		/* the fd number may have been reused for another file */
+		if (!fi->driver || fi->has_client_id != cl->has_id ||
+		    (cl->has_id && fi->client_id != cl->client_id))
+			return 0;
+		if (client_rotate(c, cl, t))
+			return -1;
+		save_text(c, cl, len);
+		flush_warnings(c, cl, ref->pid, ref->fd);
 	}
-	if (parse_buf(c, len))
-		return -1;
-	/* the fd number may have been reused for another file */
-	if (!fi->driver || fi->has_client_id != cl->has_id ||
-	    (cl->has_id && fi->client_id != cl->client_id))
-		return 0;
-	if (client_rotate(c, cl, t))
-		return -1;
-	save_text(c, cl, len);
 	cl->gen = c->gen;
-	flush_warnings(c, cl, ref->pid, ref->fd);
 	if (c->updated && c->quick_only)
 		c->updated(c->updated_ctx, cl);
 	return 1;
@@ -1147,18 +1190,17 @@ static void prefetch_bytes(const void *p, size_t n)
 }
 
 /*
- * What the compare, the parse, the rotation and the caller's view touch
- * for client @i is cold by now (thousands of clients were read since a
- * refresh ago): fetch it during the read() system calls, in two stages one
- * client apart, as the names can only be asked for once the slots pointing
- * to them are in.  The next parse target is this client's oldest sample
- * (client_rotate()).  A client steady at its last read is likely steady
- * again: only its text, engines and utilisation are wanted then.
+ * What the compare, the update and the caller's view touch for client @i is
+ * cold by now (thousands of clients were read since a refresh ago): fetch
+ * it during the read() system calls, in two stages one client apart, as
+ * the names can only be asked for once the slots pointing to them are in.
+ * A client steady at its last read is likely steady again: only its text,
+ * engines and utilisation are wanted then.  (A text with new keys takes the
+ * long way, a parse into c->scratch and a rotation: rare, not prefetched.)
  */
 static void prefetch_ahead(const struct drm_clients *c, int i)
 {
 	const struct drm_client *cl = &c->clients[i];
-	const struct drm_client *next = i + 1 < c->nclients ? &c->clients[i + 1] : NULL;
 
 	prefetch_bytes(cl->text, cl->text_len);
 	if (cl->steady) {
@@ -1166,17 +1208,15 @@ static void prefetch_ahead(const struct drm_clients *c, int i)
 		prefetch_bytes(cl->util, cl->cur.nengines * sizeof(*cl->util));
 		return;
 	}
-	if (i == 0) {
-		hwt_drm_fdinfo__prefetch(&c->scratch);
+	if (i == 0)
 		hwt_drm_fdinfo__prefetch(&cl->cur);
-	}
-	hwt_drm_fdinfo__prefetch(&cl->prev);
-	if (next) {
+	if (i + 1 < c->nclients) {
+		const struct drm_client *next = &c->clients[i + 1];
+
 		hwt_drm_fdinfo__prefetch(&next->cur);
 		__builtin_prefetch(next->util);
 		__builtin_prefetch(next->pids);
 	}
-	hwt_drm_fdinfo__prefetch_names(&c->scratch);
 	hwt_drm_fdinfo__prefetch_names(&cl->cur);
 }
 

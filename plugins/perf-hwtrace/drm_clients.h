@@ -150,6 +150,8 @@ struct drm_clients {
 	char *buf;		/* fdinfo read buffer, grows */
 	size_t buf_size;
 	struct hwt_drm_fdinfo scratch;	/* parse target, swapped into a client */
+	struct hwt_drm_engine *old;	/* a client's engines before an in-place update */
+	uint32_t cap_old;
 	int nkept, max_kept;	/* kept fdinfo fds, and how many RLIMIT_NOFILE allows */
 	char *dents;		/* getdents64 buffer */
 	char *names;		/* pid names of the proc listing, NUL-separated */

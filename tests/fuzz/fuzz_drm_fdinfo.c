@@ -5,7 +5,8 @@
  *
  * Besides "no crash", a differential check: reparsing B over A's parse
  * (reusing its memory and, with NO_OTHER, replaying A's key order) must give
- * exactly what a fresh parse of B gives, warnings and byte counts included.
+ * exactly what a fresh parse of B gives, warnings and byte counts included;
+ * an in-place update of A's parse with B gives that too, or leaves A's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,31 @@ static void same(const struct hwt_drm_fdinfo *x, const struct hwt_drm_fdinfo *y)
 	}
 	if (!ok)
 		abort();
+}
+
+/* A's parse updated in place with B: B's fresh parse, or A's parse untouched. */
+static void check_update(const char *a, size_t na, const char *b, size_t nb)
+{
+	struct hwt_drm_fdinfo u = { 0 }, f = { 0 };
+	struct hwt_diag du = { .file = "u" }, df = { .file = "f" };
+	int k;
+
+	if (hwt_drm_fdinfo__parse(&u, a, na, HWT_DRM_PARSE_NO_OTHER, NULL))
+		goto out;
+	k = hwt_drm_fdinfo__update(&u, b, nb, &du);
+	if (k != 0 && k != 1)
+		abort();
+	if (k ? hwt_drm_fdinfo__parse(&f, b, nb, 0, &df) : hwt_drm_fdinfo__parse(&f, a, na, 0, NULL))
+		goto out;
+	same(&u, &f);
+	if (k && (du.bytes.decoded != df.bytes.decoded || du.bytes.skipped != df.bytes.skipped ||
+		  df.warnings))
+		abort();
+	if (!k && du.bytes.decoded + du.bytes.skipped)
+		abort();
+out:
+	hwt_drm_fdinfo__exit(&u);
+	hwt_drm_fdinfo__exit(&f);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -76,6 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		hwt_drm_fdinfo__exit(&f);
 	}
+	check_update(text, n1, t2, n2);
 out:
 	hwt_drm_fdinfo__exit(&r);
 	hwt_drm_fdinfo__exit(&b);

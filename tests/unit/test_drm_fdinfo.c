@@ -300,6 +300,106 @@ static bool same_fdinfo(const struct hwt_drm_fdinfo *a, const struct hwt_drm_fdi
 }
 
 /*
+ * hwt_drm_fdinfo__update() of @a's parse with @b: either @b's fresh parse
+ * (byte counts included, and every engine still in its slot), or @a's parse
+ * untouched.  Returns what the update returned.
+ */
+static int check_update(const char *a, const char *b)
+{
+	struct hwt_drm_fdinfo u = { 0 }, ref = { 0 };
+	struct hwt_diag du = { 0 }, dref = { 0 };
+	char *names[64];
+	uint32_t n;
+	int r;
+
+	CHECK_EQ(hwt_drm_fdinfo__parse(&u, a, strlen(a), HWT_DRM_PARSE_NO_OTHER, NULL), 0);
+	n = u.nengines < 64 ? u.nengines : 64;
+	for (uint32_t i = 0; i < n; i++)
+		names[i] = u.engines[i].name;
+	r = hwt_drm_fdinfo__update(&u, b, strlen(b), &du);
+	CHECK(r == 0 || r == 1);
+	if (r == 1) {
+		CHECK_EQ(hwt_drm_fdinfo__parse(&ref, b, strlen(b), 0, &dref), 0);
+		CHECK_EQ(du.bytes.decoded, dref.bytes.decoded);
+		CHECK_EQ(du.bytes.skipped, dref.bytes.skipped);
+		CHECK_EQ(du.warnings, 0);
+		CHECK_EQ(dref.warnings, 0);
+		for (uint32_t i = 0; i < n; i++)
+			CHECK(u.engines[i].name == names[i]);
+	} else {
+		CHECK_EQ(hwt_drm_fdinfo__parse(&ref, a, strlen(a), 0, NULL), 0);
+		CHECK_EQ(du.bytes.decoded + du.bytes.skipped, 0);
+	}
+	if (!same_fdinfo(&u, &ref))
+		fprintf(stderr, "update of [%s] with [%s] (%d) differs\n", a, b, r);
+	CHECK(same_fdinfo(&u, &ref));
+	hwt_drm_fdinfo__exit(&u);
+	hwt_drm_fdinfo__exit(&ref);
+	return r;
+}
+
+/* Which texts update a parse in place: only numbers may change. */
+static void test_update(void)
+{
+	static const char base[] =
+		"pos:\t0\ndrm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
+		"drm-client-name: app\ndrm-engine-rcs: 5 ns\ndrm-cycles-rcs: 1\n"
+		"drm-total-vram0: 1 KiB\ndrm-memory-gtt: 4 KiB\n";
+	static const struct {
+		const char *text;
+		int want;
+	} cases[] = {
+		/* numbers, their widths and units, and skipped lines may change */
+		{ "pos:\t12345\ndrm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
+		  "drm-client-name: app\ndrm-engine-rcs: 123456789 ns\ndrm-cycles-rcs: 2\n"
+		  "drm-total-vram0: 3 MiB\ndrm-memory-gtt: 8 KiB\n", 1 },
+		/* the strings and the id may not: another client, or the long way */
+		{ "pos:\t0\ndrm-driver: i915\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
+		  "drm-client-name: app\ndrm-engine-rcs: 5 ns\ndrm-cycles-rcs: 1\n"
+		  "drm-total-vram0: 1 KiB\ndrm-memory-gtt: 4 KiB\n", 0 },
+		{ "pos:\t0\ndrm-driver: xe\ndrm-client-id: 4\ndrm-pdev: 0000:03:00.0\n"
+		  "drm-client-name: app\ndrm-engine-rcs: 5 ns\ndrm-cycles-rcs: 1\n"
+		  "drm-total-vram0: 1 KiB\ndrm-memory-gtt: 4 KiB\n", 0 },
+		{ "pos:\t0\ndrm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:04:00.0\n"
+		  "drm-client-name: app\ndrm-engine-rcs: 5 ns\ndrm-cycles-rcs: 1\n"
+		  "drm-total-vram0: 1 KiB\ndrm-memory-gtt: 4 KiB\n", 0 },
+		{ "pos:\t0\ndrm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
+		  "drm-client-name: app2\ndrm-engine-rcs: 5 ns\ndrm-cycles-rcs: 1\n"
+		  "drm-total-vram0: 1 KiB\ndrm-memory-gtt: 4 KiB\n", 0 },
+		/* a bad value, a line more or less, another key */
+		{ "pos:\t0\ndrm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
+		  "drm-client-name: app\ndrm-engine-rcs: 5 ms\ndrm-cycles-rcs: 1\n"
+		  "drm-total-vram0: 1 KiB\ndrm-memory-gtt: 4 KiB\n", 0 },
+		{ "pos:\t0\ndrm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
+		  "drm-client-name: app\ndrm-engine-rcs: 5 ns\ndrm-cycles-rcs: 1\n"
+		  "drm-total-vram0: 1 KiB\n", 0 },
+		{ "pos:\t0\ndrm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
+		  "drm-client-name: app\ndrm-engine-rcs: 5 ns\ndrm-cycles-rcs: 1\n"
+		  "drm-total-vram0: 1 KiB\ndrm-memory-gtt: 4 KiB\ndrm-engine-bcs: 1 ns\n", 0 },
+		{ "pos:\t0\ndrm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
+		  "drm-client-name: app\ndrm-engine-ccs: 5 ns\ndrm-cycles-rcs: 1\n"
+		  "drm-total-vram0: 1 KiB\ndrm-memory-gtt: 4 KiB\n", 0 },
+		{ "", 0 },
+	};
+	struct hwt_drm_fdinfo fi = { 0 };
+	struct hwt_drm_engine *e;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECK_EQ(check_update(base, cases[i].text), cases[i].want);
+	/* worked by hand: the legacy gtt size is the resident one again */
+	CHECK_EQ(hwt_drm_fdinfo__parse(&fi, base, strlen(base), HWT_DRM_PARSE_NO_OTHER, NULL), 0);
+	CHECK_EQ(hwt_drm_fdinfo__update(&fi, cases[0].text, strlen(cases[0].text), NULL), 1);
+	e = hwt_drm_fdinfo__engine(&fi, "rcs");
+	CHECK(e && e->busy_ns == 123456789 && e->cycles == 2);
+	CHECK_EQ(mem(&fi, "vram0", HWT_DRM_MEM_TOTAL), 3 << 20);
+	CHECK_EQ(mem(&fi, "gtt", HWT_DRM_MEM_RESIDENT), 8 << 10);
+	/* without a plan (a parse that kept other lines) there is nothing to update */
+	CHECK_EQ(hwt_drm_fdinfo__parse(&fi, base, strlen(base), 0, NULL), 0);
+	CHECK_EQ(hwt_drm_fdinfo__update(&fi, cases[0].text, strlen(cases[0].text), NULL), 0);
+	hwt_drm_fdinfo__exit(&fi);
+}
+
+/*
  * One object re-read with texts of the same keys (replayed from the plan) and
  * of changed keys, bad values, more or fewer lines (parsed the long way):
  * always what a fresh parse of the same text gives, warnings and byte
@@ -410,6 +510,7 @@ static void test_reparse(void)
 	};
 	struct hwt_drm_fdinfo fi = { 0 };
 	struct hwt_drm_engine *e;
+	int updates = 0;
 
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
 		struct hwt_diag d1 = { 0 }, d2 = { 0 };
@@ -448,6 +549,14 @@ static void test_reparse(void)
 	CHECK(fi.driver == NULL);
 	CHECK_EQ(fi.nengines, 0);
 	hwt_drm_fdinfo__exit(&fi);
+
+	/* each text as an in-place update of the one before: a parse, or nothing */
+	for (size_t i = 1; i < sizeof(texts) / sizeof(texts[0]); i++)
+		updates += check_update(texts[i - 1], texts[i]);
+	/* the xe edge pairs where both texts parse without a warning: 11-12, 12-13,
+	 * 17-18 to 20-21 and 25-26 to 28-29 (the others change a key, a string or
+	 * the id, or follow or hold a warning) */
+	CHECK_EQ(updates, 10);
 }
 
 /* The opaque object and its accessors, as a program using libhwtrace.so sees it. */
@@ -509,6 +618,7 @@ int main(void)
 	RUN(test_many_engines_linear);
 	RUN(test_util);
 	RUN(test_reparse);
+	RUN(test_update);
 	RUN(test_public_api);
 	return check_done("drm_fdinfo");
 }
