@@ -8,11 +8,15 @@
 # Every client prints 4 engines (render, copy, video, video-enhance), a
 # capacity and the 5 memory kinds of system0.
 #
-# fake_proc.py --churn ROOT - keep every DRM client of ROOT busy until killed:
-# rewrite each one's fdinfo in place (the same inode: a reader's kept fd sees
-# it) with 1 ns more render time than its last write, pass after pass.
+# fake_proc.py --churn ROOT CMD... - run CMD (top --json on ROOT) and keep
+# every DRM client of ROOT busy: after each line CMD prints (a refresh), and
+# before the next refresh, rewrite each client's fdinfo in place (the same
+# inode: top's kept fd sees it) with 1 ns more render time than the last
+# time, so every refresh finds every text changed.  Prints CMD's last line;
+# exits with CMD's status.
 import os
 import re
+import subprocess
 import sys
 
 TEXT = ("pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t284\ndrm-driver:\ti915\n"
@@ -23,7 +27,7 @@ TEXT = ("pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t284\ndrm-driver:\ti915\n"
         "drm-engine-capacity-video:\t2\ndrm-engine-video-enhance:\t0 ns\n")
 
 
-def churn(root):
+def churn(root, cmd):
     files, seen = [], set()
     for p in sorted(os.listdir(root)):
         for fd in range(10, 18):
@@ -36,21 +40,22 @@ def churn(root):
                 seen.add(cid)
                 files.append((os.open(path, os.O_WRONLY), text[:m.start(1)],
                               int(m.group(1)), text[m.end(1):]))
-    print("churning", len(files), flush=True)
-    n = 0
-    while True:
+    top = subprocess.Popen(cmd, stdout=subprocess.PIPE)
+    n, last = 0, b""
+    for last in top.stdout:
         n += 1
         for fd, head, ns, tail in files:
             text = head + str(ns + n).encode() + tail
             os.pwrite(fd, text, 0)
             if len(str(ns + n)) != len(str(ns + n - 1)):
                 os.ftruncate(fd, len(text))
+    sys.stdout.buffer.write(last)
+    return top.wait()
 
 
 def main():
     if sys.argv[1] == "--churn":
-        churn(sys.argv[2])
-        return
+        sys.exit(churn(sys.argv[2], sys.argv[3:]))
     root, per = sys.argv[1], int(sys.argv[2])
     if per not in (1, 2, 4, 8):
         sys.exit("fake_proc.py: CLIENTS_PER_PROC must divide 8")
