@@ -237,15 +237,9 @@ static void json_engine(struct out *o, const struct hwt_drm_engine *e,
 	out__putc(o, '}');
 }
 
-static void json_client(struct out *o, const struct drm_client *cl)
+/* A client's object up to its engines: what only a scan or a new driver, pdev or id changes. */
+static void json_client_head(struct out *o, const struct drm_client *cl)
 {
-	/* the keys of enum hwt_drm_mem, quoted, with the separator before each */
-#define LIT(s) { s, sizeof(s) - 1 }
-	static const struct { const char *s; size_t n; } mem_keys[HWT_DRM_MEM_N] = {
-		LIT("{\"total\":"), LIT(",\"shared\":"), LIT(",\"resident\":"),
-		LIT(",\"purgeable\":"), LIT(",\"active\":"),
-	};
-#undef LIT
 	const struct hwt_drm_fdinfo *fi = &cl->cur;
 
 	PUT_LIT(o, "{\"pids\":[");
@@ -266,6 +260,20 @@ static void json_client(struct out *o, const struct drm_client *cl)
 	PUT_LIT(o, ",\"client_id\":");
 	json_u64_or_null(o, cl->has_id, cl->client_id);
 	PUT_LIT(o, ",\"engines\":{");
+}
+
+/* The rest: the engines and the memory. */
+static void json_client_body(struct out *o, const struct drm_client *cl)
+{
+	/* the keys of enum hwt_drm_mem, quoted, with the separator before each */
+#define LIT(s) { s, sizeof(s) - 1 }
+	static const struct { const char *s; size_t n; } mem_keys[HWT_DRM_MEM_N] = {
+		LIT("{\"total\":"), LIT(",\"shared\":"), LIT(",\"resident\":"),
+		LIT(",\"purgeable\":"), LIT(",\"active\":"),
+	};
+#undef LIT
+	const struct hwt_drm_fdinfo *fi = &cl->cur;
+
 	for (uint32_t i = 0; i < fi->nengines; i++) {
 		if (i)
 			out__putc(o, ',');
@@ -286,6 +294,12 @@ static void json_client(struct out *o, const struct drm_client *cl)
 		out__putc(o, '}');
 	}
 	PUT_LIT(o, "}}");
+}
+
+static void json_client(struct out *o, const struct drm_client *cl)
+{
+	json_client_head(o, cl);
+	json_client_body(o, cl);
 }
 
 static void json_num_or_null(struct out *o, bool have, int prec, double v)
@@ -357,8 +371,15 @@ static double time_now(const struct top_opts *o, uint64_t mono)
  * render to the very text it had then: that text is copied from the last
  * sample's arena instead, so an idle client costs a read and two copies.
  */
+/* Where a client's text lies in the arena, by its index in the table. */
+struct top_json_ref {
+	size_t off, len;
+};
+
 struct top_json {
 	struct out stage;	/* flushes into arena[gen & 1] */
+	struct top_json_ref *refs;	/* top_json__finish()'s, one per client */
+	int cap_refs;
 	struct membuf arena[2];	/* texts of samples @gen and @gen - 1; drm_client.view_* locate them */
 	unsigned int gen;
 	bool failed;		/* the arena could not grow: render directly */
@@ -372,7 +393,15 @@ static void top_json__delete(struct top_json *j)
 		return;
 	membuf__free(&j->arena[0]);
 	membuf__free(&j->arena[1]);
+	free(j->refs);
 	free(j);
+}
+
+/* A hint: the first cache lines of the @n bytes at @p. */
+static void prefetch_text(const char *p, size_t n)
+{
+	for (size_t off = 0; off < n && off < 16 * 64; off += 64)
+		__builtin_prefetch(p + off);
 }
 
 /*
@@ -395,11 +424,26 @@ static void top_json__add(struct top_json *j, struct drm_client *cl, unsigned in
 		j->gen = gen;
 		j->failed = false;
 	}
+	/* the clients are read in table order: fetch the next one's old text now */
+	if (quick && j->last_ok && cl + 1 < j->c->clients + j->c->nclients &&
+	    cl[1].view_gen == gen - 1)
+		prefetch_text(last->p + cl[1].view_off, cl[1].steady ? cl[1].view_len :
+			      cl[1].view_head);
 	off = a->len + j->stage.len;
-	if (quick && cl->steady && j->last_ok && cl->view_gen == gen - 1 && cl->view_len)
+	if (!quick || !j->last_ok || cl->view_gen != gen - 1 || !cl->view_len) {
+		json_client_head(&j->stage, cl);
+		cl->view_head = a->len + j->stage.len - off;
+		json_client_body(&j->stage, cl);
+	} else if (cl->steady) {
 		out__write(&j->stage, last->p + cl->view_off, cl->view_len);
-	else
-		json_client(&j->stage, cl);
+	} else if (cl->same_strings) {	/* only numbers changed: the head holds */
+		out__write(&j->stage, last->p + cl->view_off, cl->view_head);
+		json_client_body(&j->stage, cl);
+	} else {
+		json_client_head(&j->stage, cl);
+		cl->view_head = a->len + j->stage.len - off;
+		json_client_body(&j->stage, cl);
+	}
 	if (j->stage.error)
 		j->failed = true;
 	cl->view_off = off;
@@ -415,12 +459,29 @@ static void top_json__updated(void *ctx, struct drm_client *cl)
 	top_json__add(j, cl, j->c->gen, true);
 }
 
-/* Render the clients the sample did not hand over; false when memory ran out. */
+/*
+ * Render the clients the sample did not hand over, and list where each
+ * one's text lies (j->refs, by table index: the output goes in sort order,
+ * which is random in memory, and the list is small); false when memory ran
+ * out.
+ */
 static bool top_json__finish(struct top_json *j, struct drm_clients *c)
 {
-	for (int i = 0; i < c->nclients; i++)
-		if (c->clients[i].view_gen != c->gen)
-			top_json__add(j, &c->clients[i], c->gen, false);
+	if (c->nclients > j->cap_refs) {
+		struct top_json_ref *r = realloc(j->refs, c->nclients * sizeof(*r));
+
+		if (!r)
+			return false;
+		j->refs = r;
+		j->cap_refs = c->nclients;
+	}
+	for (int i = 0; i < c->nclients; i++) {
+		struct drm_client *cl = &c->clients[i];
+
+		if (cl->view_gen != c->gen)
+			top_json__add(j, cl, c->gen, false);
+		j->refs[i] = (struct top_json_ref){ cl->view_off, cl->view_len };
+	}
 	out__flush(&j->stage);
 	return !j->failed && !j->stage.error;
 }
@@ -443,11 +504,19 @@ static void render(struct out *o, const struct top_opts *opts, struct drm_client
 		for (int i = 0; i < c->nclients; i++) {
 			if (i)
 				out__putc(o, ',');
-			if (staged)
-				out__write(o, j->arena[c->gen & 1].p + v[i]->view_off,
-					   v[i]->view_len);
-			else
+			if (staged) {
+				const char *a = j->arena[c->gen & 1].p;
+				const struct top_json_ref *r = &j->refs[v[i] - c->clients];
+
+				if (i + 4 < c->nclients) {	/* sort order: random in memory */
+					const struct top_json_ref *r4 = &j->refs[v[i + 4] - c->clients];
+
+					prefetch_text(a + r4->off, r4->len);
+				}
+				out__write(o, a + r->off, r->len);
+			} else {
 				json_client(o, v[i]);
+			}
 		}
 		PUT_LIT(o, "],\"devices\":[");
 		for (int i = 0; i < g->n; i++) {

@@ -408,6 +408,7 @@ static int client_rotate(struct drm_clients *c, struct drm_client *cl, uint64_t 
 static void save_text(struct drm_clients *c, struct drm_client *cl, size_t len)
 {
 	cl->steady = false;
+	cl->same_strings = false;
 	if (len >= cl->cap_text) {
 		char *t = realloc(cl->text, len + 64);
 
@@ -452,6 +453,7 @@ static void client_same(struct drm_clients *c, struct drm_client *cl, uint64_t t
 	cl->t_cur = t;
 	cl->has_prev = true;
 	cl->steady = steady;
+	cl->same_strings = true;
 }
 
 /* Room for @n engines in c->old. */
@@ -496,6 +498,7 @@ static bool client_update(struct drm_clients *c, struct drm_client *cl, size_t l
 	cl->t_cur = t;
 	cl->has_prev = true;
 	save_text(c, cl, len);
+	cl->same_strings = true;
 	return true;
 }
 

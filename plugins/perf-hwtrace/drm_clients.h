@@ -55,6 +55,11 @@ struct drm_client {
 	 * still holds, unless a scan changed @pids or @comm since.
 	 */
 	bool steady;
+	/*
+	 * The last read found the driver, pdev, client name and id as before
+	 * (an unchanged text, or one changed only in its numbers).
+	 */
+	bool same_strings;
 	uint64_t t_cur, t_prev;	/* monotonic ns of the reads */
 	struct hwt_drm_util *util;	/* cur.nengines entries */
 	uint32_t cap_util;
@@ -66,7 +71,7 @@ struct drm_client {
 	uint64_t *warned;	/* hashes of the fdinfo keys already warned about */
 	int nwarned, cap_warned;
 	/* the caller's rendering of it, made by drm_clients.updated() (never read here) */
-	size_t view_off, view_len;
+	size_t view_off, view_len, view_head;	/* view_head: its part up to the engines */
 	unsigned int view_gen;
 	uint32_t view_rank;	/* the caller's: 1 + its place in the last sort, 0 none */
 };

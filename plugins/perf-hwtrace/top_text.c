@@ -52,6 +52,8 @@ struct sort_key {
 	const char *s;		/* or its text (comm, driver, pdev) */
 	uint64_t dev, id;	/* ties: device, then client id */
 	struct drm_client *cl;
+	uint32_t rank;		/* cl->view_rank, read in the pass in memory order */
+	uint32_t idx;		/* cl's place in the input */
 };
 
 /* An order-preserving map of a double onto uint64_t (a NaN sorts beyond infinity). */
@@ -122,7 +124,7 @@ static void fill_key(struct sort_key *k, struct drm_client *cl, const struct top
 		k0 = ~k0;
 		k1 = ~k1;
 	}
-	*k = (struct sort_key){ { k0, k1 }, s, cl->dev, cl->client_id, cl };
+	*k = (struct sort_key){ { k0, k1 }, s, cl->dev, cl->client_id, cl, cl->view_rank };
 }
 
 /*
@@ -134,7 +136,7 @@ static bool last_order(const struct sort_key *keys, struct sort_key *out, int n)
 	for (int i = 0; i < n; i++)
 		out[i].cl = NULL;
 	for (int i = 0; i < n; i++) {
-		uint32_t r = keys[i].cl->view_rank;
+		uint32_t r = keys[i].rank;
 
 		if (!r || r > (uint32_t)n || out[r - 1].cl)
 			return false;
@@ -150,15 +152,21 @@ static bool last_order(const struct sort_key *keys, struct sort_key *out, int n)
  */
 void top_sort(struct drm_client **v, int n, const struct top_order *ord)
 {
-	struct sort_key *keys = malloc((size_t)(n ? n : 1) * 2 * sizeof(*keys));
+	size_t m = n ? (size_t)n : 1;
+	struct sort_key *keys = malloc(m * 2 * sizeof(*keys));
+	struct drm_client **in = malloc(m * sizeof(*in));
+	uint32_t *rank = malloc(m * sizeof(*rank));
 	struct sort_key *by_rank = keys + n;
 	bool sorted;
 	int i;
 
-	if (!keys)
-		return;	/* unsorted is still every client */
-	for (i = 0; i < n; i++)
+	if (!keys || !in || !rank)
+		goto out;	/* unsorted is still every client */
+	for (i = 0; i < n; i++) {
 		fill_key(&keys[i], v[i], ord);
+		keys[i].idx = (uint32_t)i;
+		in[i] = v[i];
+	}
 	sorted = last_order(keys, by_rank, n);
 	for (i = 1; sorted && i < n; i++)
 		sorted = cmp_key(&by_rank[i - 1], &by_rank[i]) < 0;
@@ -168,8 +176,14 @@ void top_sort(struct drm_client **v, int n, const struct top_order *ord)
 	}
 	for (i = 0; i < n; i++) {
 		v[i] = by_rank[i].cl;
-		v[i]->view_rank = (uint32_t)i + 1;
+		rank[by_rank[i].idx] = (uint32_t)i + 1;
 	}
+	/* in the input's order: the clients lie in memory in that order */
+	for (i = 0; i < n; i++)
+		in[i]->view_rank = rank[i];
+out:
+	free(rank);
+	free(in);
 	free(keys);
 }
 
