@@ -470,8 +470,10 @@ static bool top_json__finish(struct top_json *j, struct drm_clients *c)
 	if (c->nclients > j->cap_refs) {
 		struct top_json_ref *r = realloc(j->refs, c->nclients * sizeof(*r));
 
-		if (!r)
+		if (!r) {
+			j->failed = true;	/* the arena is not whole: no copy from it next time */
 			return false;
+		}
 		j->refs = r;
 		j->cap_refs = c->nclients;
 	}
