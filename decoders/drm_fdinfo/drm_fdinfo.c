@@ -59,6 +59,7 @@ enum step_op { OP_SKIP, OP_BLANK, OP_STR, OP_ID, OP_ENGINE, OP_REGION };
 struct hwt_drm_step {
 	uint32_t key_off, key_len;	/* the key in plan_keys */
 	uint32_t idx;			/* engine or region index */
+	uint32_t off;			/* the line's offset in the last text parsed */
 	uint8_t op;			/* enum step_op */
 	uint8_t arg;			/* OP_STR: S_*; OP_ENGINE/REGION: key_table index */
 };
@@ -70,6 +71,7 @@ struct parse_ctx {
 	struct hwt_diag *diag;
 	bool record;		/* build a plan of this parse */
 	struct hwt_drm_step step;	/* what the current line did */
+	const char *text;	/* the text parsed */
 };
 
 /* A warning makes the parse unfit to replay: the replay never warns. */
@@ -620,6 +622,7 @@ static void plan_add(struct parse_ctx *ctx, const char *k, size_t kn)
 	}
 	st = &fi->plan[fi->nplan++];
 	*st = ctx->step;
+	st->off = (uint32_t)(k - ctx->text);
 	st->key_off = fi->plan_keys_len;
 	st->key_len = kn;
 	if (kn)		/* a blank line has no key, and plan_keys may still be NULL */
@@ -737,20 +740,25 @@ union step_val {
 };
 
 /*
- * Check @text against @fi's plan in one pass, without changing @fi: each
- * line must start with the remembered key and ':' and hold a value that
- * parses without a warning.  The values go to @val, one per step, and
- * *decoded and *skipped count the bytes.  false: the text differs (the
- * caller parses it the long way).
+ * Check @text from step @k on (its line starting at plan[k].off, the same
+ * offset as in the last text) against @fi's plan in one pass, without
+ * changing @fi: each line must start with the remembered key and ':' and
+ * hold a value that parses without a warning.  The values go to @val and
+ * the lines' offsets to @offs, one per step, and *decoded and *skipped
+ * count the bytes.  false: the text differs (the caller parses it the long
+ * way).
  */
 static bool replay_scan(const struct hwt_drm_fdinfo *fi, const char *text, size_t len,
-			union step_val *val, uint64_t *decoded, uint64_t *skipped)
+			uint32_t k, union step_val *val, uint32_t *offs, uint64_t *decoded,
+			uint64_t *skipped)
 {
-	const char *p = text, *end = text + len;
+	const char *p = text + (k < fi->nplan ? fi->plan[k].off : 0), *end = text + len;
 	uint32_t s;
 
 	*decoded = *skipped = 0;
-	for (s = 0; p < end; s++) {
+	if (p > end)
+		return false;
+	for (s = k; p < end; s++) {
 		const struct hwt_drm_step *st;
 		const char *line = p, *v, *nl, *le;
 		int i;
@@ -758,6 +766,7 @@ static bool replay_scan(const struct hwt_drm_fdinfo *fi, const char *text, size_
 		if (s == fi->nplan)
 			return false;	/* more lines than before */
 		st = &fi->plan[s];
+		offs[s] = (uint32_t)(p - text);
 		if (st->op == OP_BLANK) {
 			while (p < end && is_space(*p))
 				p++;
@@ -849,10 +858,13 @@ static int replay(struct parse_ctx *ctx, const char *text, size_t len)
 {
 	struct hwt_drm_fdinfo *fi = ctx->fi;
 	union step_val val[PLAN_MAX_LINES];
+	uint32_t offs[PLAN_MAX_LINES];
 	uint64_t decoded, skipped;
 
-	if (!replay_scan(fi, text, len, val, &decoded, &skipped))
+	if (!replay_scan(fi, text, len, 0, val, offs, &decoded, &skipped))
 		return 0;
+	for (uint32_t s = 0; s < fi->nplan; s++)
+		fi->plan[s].off = offs[s];
 	for (uint32_t s = 0; s < fi->nplan; s++) {
 		const struct hwt_drm_step *st = &fi->plan[s];
 		int i = st->arg;
@@ -871,16 +883,69 @@ static int replay(struct parse_ctx *ctx, const char *text, size_t len)
 	return 1;
 }
 
+/* How many leading bytes @a and @b, both @n long at least, have in common. */
+static size_t common_prefix(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x, y;
+
+		memcpy(&x, a + i, 8);
+		memcpy(&y, b + i, 8);
+		if (x != y)
+			break;
+	}
+	while (i < n && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/* Bytes decoded and skipped by the lines of steps [0, @k) in a text of @len bytes. */
+static void prefix_counts(const struct hwt_drm_fdinfo *fi, uint32_t k, size_t len,
+			  uint64_t *decoded, uint64_t *skipped)
+{
+	*decoded = *skipped = 0;
+	for (uint32_t s = 0; s < k; s++) {
+		const struct hwt_drm_step *st = &fi->plan[s];
+		uint64_t n = (s + 1 < fi->nplan ? fi->plan[s + 1].off : len) - st->off;
+
+		if (st->op == OP_SKIP || st->op == OP_BLANK)
+			*skipped += n;
+		else
+			*decoded += n;
+	}
+}
+
 int hwt_drm_fdinfo__update(struct hwt_drm_fdinfo *fi, const char *text, size_t len,
-			   struct hwt_diag *diag)
+			   const char *old, size_t old_len, struct hwt_diag *diag)
 {
 	union step_val val[PLAN_MAX_LINES];
+	uint32_t offs[PLAN_MAX_LINES];
 	const char *str[S_N] = { fi->driver, fi->pdev, fi->client_name };
 	bool seen[S_N] = { false };
-	uint64_t decoded, skipped;
+	uint64_t decoded, skipped, pd, ps;
+	uint32_t k = 0;
 
-	if (!fi->plan_ok || !replay_scan(fi, text, len, val, &decoded, &skipped))
+	if (!fi->plan_ok || !fi->nplan)
 		return 0;
+	if (old) {
+		/* the lines before the first changed byte hold their values already */
+		size_t same = common_prefix(old, text, len < old_len ? len : old_len);
+
+		while (k + 1 < fi->nplan && fi->plan[k + 1].off <= same)
+			k++;
+		if (same == len && len == old_len)
+			k = fi->nplan;	/* not one byte changed */
+		/* a changed legacy size would change the resident size derived from it */
+		for (uint32_t s = k; s < fi->nplan; s++)
+			if (fi->plan[s].op == OP_REGION && key_table[fi->plan[s].arg].mem < 0)
+				k = 0;
+	}
+	if (k < fi->nplan && !replay_scan(fi, text, len, k, val, offs, &decoded, &skipped))
+		return 0;
+	if (k == fi->nplan)
+		decoded = skipped = 0;
 	for (uint32_t s = 0; s < fi->nplan; s++) {
 		const struct hwt_drm_step *st = &fi->plan[s];
 		int i = st->arg;
@@ -888,14 +953,31 @@ int hwt_drm_fdinfo__update(struct hwt_drm_fdinfo *fi, const char *text, size_t l
 		/* the first of each string is the one kept: it must not have changed */
 		if (st->op == OP_STR && !seen[i]) {
 			seen[i] = true;
-			if (!str[i] || !name_eq(str[i], text + val[s].s.off, val[s].s.len))
+			if (s >= k && (!str[i] || !name_eq(str[i], text + val[s].s.off,
+							      val[s].s.len)))
 				return 0;
 		}
-		if (st->op == OP_ID && (!fi->has_client_id || val[s].x != fi->client_id))
+		if (s >= k && st->op == OP_ID &&
+		    (!fi->has_client_id || val[s].x != fi->client_id))
 			return 0;
 	}
-	replay_store(fi, val);
-	replay_count(diag, decoded, skipped);
+	prefix_counts(fi, k, len, &pd, &ps);
+	if (!k) {
+		replay_store(fi, val);
+	} else {
+		for (uint32_t s = k; s < fi->nplan; s++) {
+			const struct hwt_drm_step *st = &fi->plan[s];
+
+			if (st->op == OP_ENGINE)
+				engine_set(&fi->engines[st->idx], key_table[st->arg].engine_bit,
+					   val[s].x);
+			else if (st->op == OP_REGION)
+				region_set(&fi->regions[st->idx], key_table[st->arg].mem, val[s].x);
+		}
+	}
+	for (uint32_t s = k; s < fi->nplan; s++)
+		fi->plan[s].off = offs[s];
+	replay_count(diag, pd + decoded, ps + skipped);
 	return 1;
 }
 
@@ -983,7 +1065,7 @@ int hwt_drm_fdinfo__parse(struct hwt_drm_fdinfo *fi, const char *text, size_t le
 			  unsigned int flags, struct hwt_diag *diag)
 {
 	struct parse_ctx ctx = {
-		.fi = fi, .flags = flags, .diag = diag,
+		.fi = fi, .flags = flags, .diag = diag, .text = text,
 		.old = { fi->driver, fi->pdev, fi->client_name },
 		/* a plan replays lines as skipped, which only NO_OTHER allows */
 		.record = flags & HWT_DRM_PARSE_NO_OTHER,

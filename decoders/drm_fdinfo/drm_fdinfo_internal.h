@@ -78,6 +78,7 @@ void hwt_drm_fdinfo__exit(struct hwt_drm_fdinfo *fi);
  * with only numbers changed
  * @fi:		the result of a hwt_drm_fdinfo__parse() with HWT_DRM_PARSE_NO_OTHER
  * @text, @len:	the new text
+ * @old, @old_len: the text @fi was last parsed or updated from, or NULL
  * @diag:	counts the bytes as the parse does; the update never warns
  *
  * The lines must have the keys of @fi's last parse in the same order, the
@@ -85,13 +86,15 @@ void hwt_drm_fdinfo__exit(struct hwt_drm_fdinfo *fi);
  * without a warning: what a monitor re-reading a busy client gets.  Unlike
  * a parse into another object, this touches only @fi's own memory, and each
  * engine and region keeps its slot, so a caller can pair old and new values
- * by index.
+ * by index.  With @old, the lines before the first byte that differs from
+ * it are not read again: they keep the values @fi holds for them (a caller
+ * that changed those since must pass NULL).
  *
  * Return: 1 when @fi now holds what hwt_drm_fdinfo__parse() of @text would
  * give, 0 when @text is not such an update (@fi is left as it was).
  */
 int hwt_drm_fdinfo__update(struct hwt_drm_fdinfo *fi, const char *text, size_t len,
-			   struct hwt_diag *diag);
+			   const char *old, size_t old_len, struct hwt_diag *diag);
 
 /*
  * Ask the cache for what the next parse into @fi, or a reader of it, will

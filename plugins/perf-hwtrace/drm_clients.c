@@ -470,21 +470,30 @@ static int grow_old(struct drm_clients *c, uint32_t n)
 
 /*
  * @cl re-read at @t with a text that changed only in its numbers (a busy
- * client): parsed over its own sample (hwt_drm_fdinfo__update()), which
- * keeps every engine in its slot, so the old counters, set aside first,
- * pair with the new ones by index.  What client_rotate() and a parse would
- * give, without the other sample's memory or a name compare.  false: not
- * such a text, @cl untouched.
+ * client): parsed over its own sample (hwt_drm_fdinfo__update()), from the
+ * first line that differs from its last text, and every engine keeps its
+ * slot, so the old counters, set aside first, pair with the new ones by
+ * index.  What client_rotate() and a parse would give, without the other
+ * sample's memory, a name compare, or the lines that did not change
+ * (--reparse: all of them).  false: not such a text, @cl untouched.
  */
 static bool client_update(struct drm_clients *c, struct drm_client *cl, size_t len, uint64_t t)
 {
 	uint32_t n = cl->cur.nengines;
 	uint64_t wall = t > cl->t_cur ? t - cl->t_cur : 0;
+	bool raw = cl->text_len != UINT32_MAX && !c->reparse;
 
 	if (n > c->cap_old && grow_old(c, n))
 		return false;	/* the long way then */
 	memcpy(c->old, cl->cur.engines, n * sizeof(*c->old));
-	if (hwt_drm_fdinfo__update(&cl->cur, c->buf, len, &c->pdiag) != 1)
+	/*
+	 * Unchanged lines keep cur's values, which are the text's unless a
+	 * counter was held above it (then it is held again: read them all).
+	 */
+	for (uint32_t i = 0; i < n && raw; i++)
+		raw = !cl->util[i].held;
+	if (hwt_drm_fdinfo__update(&cl->cur, c->buf, len, raw ? cl->text : NULL, cl->text_len,
+				   &c->pdiag) != 1)
 		return false;
 	cl->total_util = 0;
 	for (uint32_t i = 0; i < n; i++) {

@@ -42,29 +42,38 @@ static void same(const struct hwt_drm_fdinfo *x, const struct hwt_drm_fdinfo *y)
 		abort();
 }
 
-/* A's parse updated in place with B: B's fresh parse, or A's parse untouched. */
+/*
+ * A's parse updated in place with B, told of A's text or not: B's fresh
+ * parse, or A's parse untouched, the same either way.
+ */
 static void check_update(const char *a, size_t na, const char *b, size_t nb)
 {
-	struct hwt_drm_fdinfo u = { 0 }, f = { 0 };
-	struct hwt_diag du = { .file = "u" }, df = { .file = "f" };
-	int k;
+	int was = -1;
 
-	if (hwt_drm_fdinfo__parse(&u, a, na, HWT_DRM_PARSE_NO_OTHER, NULL))
-		goto out;
-	k = hwt_drm_fdinfo__update(&u, b, nb, &du);
-	if (k != 0 && k != 1)
-		abort();
-	if (k ? hwt_drm_fdinfo__parse(&f, b, nb, 0, &df) : hwt_drm_fdinfo__parse(&f, a, na, 0, NULL))
-		goto out;
-	same(&u, &f);
-	if (k && (du.bytes.decoded != df.bytes.decoded || du.bytes.skipped != df.bytes.skipped ||
-		  df.warnings))
-		abort();
-	if (!k && du.bytes.decoded + du.bytes.skipped)
-		abort();
-out:
-	hwt_drm_fdinfo__exit(&u);
-	hwt_drm_fdinfo__exit(&f);
+	for (int with_old = 0; with_old < 2; with_old++) {
+		struct hwt_drm_fdinfo u = { 0 }, f = { 0 };
+		struct hwt_diag du = { .file = "u" }, df = { .file = "f" };
+		int k;
+
+		if (hwt_drm_fdinfo__parse(&u, a, na, HWT_DRM_PARSE_NO_OTHER, NULL))
+			goto next;
+		k = hwt_drm_fdinfo__update(&u, b, nb, with_old ? a : NULL, na, &du);
+		if ((k != 0 && k != 1) || (was >= 0 && k != was))
+			abort();
+		was = k;
+		if (k ? hwt_drm_fdinfo__parse(&f, b, nb, 0, &df) :
+			hwt_drm_fdinfo__parse(&f, a, na, 0, NULL))
+			goto next;
+		same(&u, &f);
+		if (k && (du.bytes.decoded != df.bytes.decoded ||
+			  du.bytes.skipped != df.bytes.skipped || df.warnings))
+			abort();
+		if (!k && du.bytes.decoded + du.bytes.skipped)
+			abort();
+next:
+		hwt_drm_fdinfo__exit(&u);
+		hwt_drm_fdinfo__exit(&f);
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -300,42 +300,50 @@ static bool same_fdinfo(const struct hwt_drm_fdinfo *a, const struct hwt_drm_fdi
 }
 
 /*
- * hwt_drm_fdinfo__update() of @a's parse with @b: either @b's fresh parse
- * (byte counts included, and every engine still in its slot), or @a's parse
- * untouched.  Returns what the update returned.
+ * hwt_drm_fdinfo__update() of @a's parse with @b, told of @a or not: either
+ * @b's fresh parse (byte counts included, and every engine still in its
+ * slot), or @a's parse untouched, the same way with and without @a.
+ * Returns what the update returned.
  */
 static int check_update(const char *a, const char *b)
 {
-	struct hwt_drm_fdinfo u = { 0 }, ref = { 0 };
-	struct hwt_diag du = { 0 }, dref = { 0 };
-	char *names[64];
-	uint32_t n;
-	int r;
+	int ret = -1;
 
-	CHECK_EQ(hwt_drm_fdinfo__parse(&u, a, strlen(a), HWT_DRM_PARSE_NO_OTHER, NULL), 0);
-	n = u.nengines < 64 ? u.nengines : 64;
-	for (uint32_t i = 0; i < n; i++)
-		names[i] = u.engines[i].name;
-	r = hwt_drm_fdinfo__update(&u, b, strlen(b), &du);
-	CHECK(r == 0 || r == 1);
-	if (r == 1) {
-		CHECK_EQ(hwt_drm_fdinfo__parse(&ref, b, strlen(b), 0, &dref), 0);
-		CHECK_EQ(du.bytes.decoded, dref.bytes.decoded);
-		CHECK_EQ(du.bytes.skipped, dref.bytes.skipped);
-		CHECK_EQ(du.warnings, 0);
-		CHECK_EQ(dref.warnings, 0);
+	for (int with_old = 0; with_old < 2; with_old++) {
+		struct hwt_drm_fdinfo u = { 0 }, ref = { 0 };
+		struct hwt_diag du = { 0 }, dref = { 0 };
+		char *names[64];
+		uint32_t n;
+		int r;
+
+		CHECK_EQ(hwt_drm_fdinfo__parse(&u, a, strlen(a), HWT_DRM_PARSE_NO_OTHER, NULL), 0);
+		n = u.nengines < 64 ? u.nengines : 64;
 		for (uint32_t i = 0; i < n; i++)
-			CHECK(u.engines[i].name == names[i]);
-	} else {
-		CHECK_EQ(hwt_drm_fdinfo__parse(&ref, a, strlen(a), 0, NULL), 0);
-		CHECK_EQ(du.bytes.decoded + du.bytes.skipped, 0);
+			names[i] = u.engines[i].name;
+		r = hwt_drm_fdinfo__update(&u, b, strlen(b), with_old ? a : NULL, strlen(a), &du);
+		CHECK(r == 0 || r == 1);
+		CHECK(ret < 0 || r == ret);
+		ret = r;
+		if (r == 1) {
+			CHECK_EQ(hwt_drm_fdinfo__parse(&ref, b, strlen(b), 0, &dref), 0);
+			CHECK_EQ(du.bytes.decoded, dref.bytes.decoded);
+			CHECK_EQ(du.bytes.skipped, dref.bytes.skipped);
+			CHECK_EQ(du.warnings, 0);
+			CHECK_EQ(dref.warnings, 0);
+			for (uint32_t i = 0; i < n; i++)
+				CHECK(u.engines[i].name == names[i]);
+		} else {
+			CHECK_EQ(hwt_drm_fdinfo__parse(&ref, a, strlen(a), 0, NULL), 0);
+			CHECK_EQ(du.bytes.decoded + du.bytes.skipped, 0);
+		}
+		if (!same_fdinfo(&u, &ref))
+			fprintf(stderr, "update of [%s] with [%s] (%d, old %d) differs\n", a, b, r,
+				with_old);
+		CHECK(same_fdinfo(&u, &ref));
+		hwt_drm_fdinfo__exit(&u);
+		hwt_drm_fdinfo__exit(&ref);
 	}
-	if (!same_fdinfo(&u, &ref))
-		fprintf(stderr, "update of [%s] with [%s] (%d) differs\n", a, b, r);
-	CHECK(same_fdinfo(&u, &ref));
-	hwt_drm_fdinfo__exit(&u);
-	hwt_drm_fdinfo__exit(&ref);
-	return r;
+	return ret;
 }
 
 /* Which texts update a parse in place: only numbers may change. */
@@ -388,14 +396,16 @@ static void test_update(void)
 		CHECK_EQ(check_update(base, cases[i].text), cases[i].want);
 	/* worked by hand: the legacy gtt size is the resident one again */
 	CHECK_EQ(hwt_drm_fdinfo__parse(&fi, base, strlen(base), HWT_DRM_PARSE_NO_OTHER, NULL), 0);
-	CHECK_EQ(hwt_drm_fdinfo__update(&fi, cases[0].text, strlen(cases[0].text), NULL), 1);
+	CHECK_EQ(hwt_drm_fdinfo__update(&fi, cases[0].text, strlen(cases[0].text), NULL, 0, NULL),
+		 1);
 	e = hwt_drm_fdinfo__engine(&fi, "rcs");
 	CHECK(e && e->busy_ns == 123456789 && e->cycles == 2);
 	CHECK_EQ(mem(&fi, "vram0", HWT_DRM_MEM_TOTAL), 3 << 20);
 	CHECK_EQ(mem(&fi, "gtt", HWT_DRM_MEM_RESIDENT), 8 << 10);
 	/* without a plan (a parse that kept other lines) there is nothing to update */
 	CHECK_EQ(hwt_drm_fdinfo__parse(&fi, base, strlen(base), 0, NULL), 0);
-	CHECK_EQ(hwt_drm_fdinfo__update(&fi, cases[0].text, strlen(cases[0].text), NULL), 0);
+	CHECK_EQ(hwt_drm_fdinfo__update(&fi, cases[0].text, strlen(cases[0].text), NULL, 0, NULL),
+		 0);
 	hwt_drm_fdinfo__exit(&fi);
 }
 
