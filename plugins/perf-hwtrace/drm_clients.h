@@ -42,11 +42,12 @@ struct drm_client {
 	char comm[64];		/* of the lowest pid */
 	/*
 	 * Reparsed in turn: no allocation per refresh.  @prev is only the next
-	 * parse's target: an unchanged re-read (@steady) does not rotate.
+	 * full parse's target: an unchanged text, or one changed only in its
+	 * numbers (updated over @cur in place), does not rotate.
 	 */
 	struct hwt_drm_fdinfo cur, prev;
 	bool has_prev;
-	char *text;		/* the fdinfo text @cur was parsed from */
+	char *text;		/* the fdinfo text @cur was parsed or updated from */
 	uint32_t text_len, cap_text;	/* text_len UINT32_MAX: none kept */
 	/*
 	 * The last read changed nothing: the same text as the read before, so
@@ -147,7 +148,7 @@ struct drm_clients {
 	void (*updated)(void *ctx, struct drm_client *cl);
 	void *updated_ctx;
 	bool quick_only;	/* the sample in progress is DRM_SAMPLE_QUICK */
-	bool reparse;		/* parse an unchanged text all the same (benchmarks) */
+	bool reparse;		/* parse every line of every text, changed or not (benchmarks) */
 	struct hwt_diag pdiag;	/* the parser's, collecting into pending */
 	struct drm_pending_warning pending[DRM_MAX_PENDING];
 	int npending;

@@ -1,22 +1,23 @@
 #!/bin/bash
 # top.sh TOOL - CPU time per `top` refresh on a /proc-shaped tree of 1000
 # processes x 8 DRM fds (+ 8 non-DRM fds each): the cached refresh (kept
-# fdinfo fds, pread + replayed parse) vs a naive full rescan every refresh.
-# Two layouts: each process's 8 fds are 2 clients (card + render node, each
-# dup'd 4 times: the common case), and 8 distinct clients (worst case for the
-# cache: every fd must still be read).  The trees do not change, so a cached
-# refresh finds every text as it was (idle clients: compared, not parsed);
-# --reparse times the same refresh with every text parsed and rendered again,
-# as when every client is busy.  Last, on a copy of each tree, fake_proc.py
+# fdinfo fds, pread, then a compare or an in-place update) vs a naive full
+# rescan every refresh.  Two layouts: each process's 8 fds are 2 clients
+# (card + render node, each dup'd 4 times: the common case), and 8 distinct
+# clients (worst case for the cache: every fd must still be read).  The
+# trees do not change, so a cached refresh finds every text as it was (idle
+# clients: compared, not parsed); --reparse times the same refresh with
+# every line of every text parsed and every client rendered again, the worst
+# case of a busy machine.  Last, on a copy of each tree, fake_proc.py
 # --churn rewrites every client's text after each refresh: busy clients for
 # real (no text found unchanged), but with 0.1 s between refreshes for the
-# writer, during which the caches cool as they do in real use (-d 1).  Figures come from `top --stats`
-# (CLOCK_PROCESS_CPUTIME_ID per phase; in a quick refresh each client's JSON
-# is rendered as soon as it is read, so read+parse holds most of the render,
-# and "render" is the sort and the copy-out); the best of $TOP_BENCH_REPS runs is
-# reported, as other load on the machine only ever adds time.  The trees are
-# built once by fake_proc.py (shared with exporter.sh) and cached under
-# <build>/bench/.
+# writer, during which the caches cool as they do in real use (-d 1).
+# Figures come from `top --stats` (CLOCK_PROCESS_CPUTIME_ID per phase; in a
+# quick refresh each client's JSON is rendered as soon as it is read, so
+# read+parse holds most of the render, and "render" is the sort and the
+# copy-out); the best of $TOP_BENCH_REPS runs is reported, as other load on
+# the machine only ever adds time.  The trees are built once by
+# fake_proc.py (shared with exporter.sh) and cached under <build>/bench/.
 # The JSON of the cached, reparsed, naive and fd-starved (ulimit -n 512: most
 # clients re-read by path) runs must be identical, or the bench fails.
 set -euo pipefail
@@ -101,7 +102,7 @@ for per in 2 8; do
 	met() { awk -v c="$1" -v t="$target" 'BEGIN { print (c <= t) ? "met" : "NOT met" }'; }
 	echo "top bench: 1000 procs x 8 DRM fds, $clients clients, target <= $target ms:" \
 	     "cached ${cached} ms/refresh, idle clients (read+compare ${quick}, render ${render}:" \
-	     "$(met "$cached")); every client re-parsed (--reparse, as if all were busy)" \
+	     "$(met "$cached")); every client re-parsed (--reparse, the worst case of busy ones)" \
 	     "${reparsed} ms/refresh (read+parse ${rquick}, render ${rrender}: $(met "$reparsed"));" \
 	     "naive full rescan ${naive} ms/refresh (best of $REPS; kept fds" \
 	     "$(field "$T/c.stats" kept_fds), with ulimit -n 512: $(field "$T/s.stats" kept_fds))"
