@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * membuf.h - a growing text buffer in memory: the exporter renders a scrape
- * into one, and an out (out__init_mem()) flushes into one when text is
- * rendered ahead of the order it is printed in (top's JSON).
+ * membuf.h - a growing buffer in memory: the exporter renders a scrape into
+ * one, an out (out__init_mem()) flushes into one when text is rendered
+ * ahead of the order it is printed in (top's JSON), and the protobuf writer
+ * (pb_write.h) builds its messages in one.
  */
 #ifndef PERF_HWTRACE_MEMBUF_H
 #define PERF_HWTRACE_MEMBUF_H

@@ -7,29 +7,15 @@
 
 enum { WT_VARINT = 0, WT_I64 = 1, WT_LEN = 2 };
 
-static bool grow(struct pb *p, size_t n)
+/* The bytes, as the wire format writes them. */
+static inline uint8_t *bytes(struct pb *p)
 {
-	size_t cap;
-	uint8_t *b;
-
-	if (p->oom)
-		return false;
-	cap = p->cap ? p->cap * 2 : 256;
-	while (cap < p->len + n)
-		cap *= 2;
-	b = realloc(p->buf, cap);
-	if (!b) {
-		p->oom = true;
-		return false;
-	}
-	p->buf = b;
-	p->cap = cap;
-	return true;
+	return (uint8_t *)p->m.p;
 }
 
 static inline bool reserve(struct pb *p, size_t n)
 {
-	return (p->len + n <= p->cap && !p->oom) || grow(p, n);
+	return (p->m.len + n < p->m.cap && !p->m.oom) || membuf__grow(&p->m, n);
 }
 
 /* Encode @v at @out (room for 10 bytes); returns the bytes used. */
@@ -50,9 +36,9 @@ static inline void raw_varint(struct pb *p, uint64_t v)
 	if (!reserve(p, 10))
 		return;
 	if (v < 0x80)	/* tags and most lengths, flags and ids */
-		p->buf[p->len++] = (uint8_t)v;
+		bytes(p)[p->m.len++] = (uint8_t)v;
 	else
-		p->len += varint_at(p->buf + p->len, v);
+		p->m.len += varint_at(bytes(p) + p->m.len, v);
 }
 
 static void tag(struct pb *p, uint32_t field, unsigned wt)
@@ -62,14 +48,14 @@ static void tag(struct pb *p, uint32_t field, unsigned wt)
 
 void pb__reset(struct pb *p)
 {
-	p->len = 0;
+	p->m.len = 0;
 	p->depth = 0;
-	p->oom = false;
+	p->m.oom = false;
 }
 
 void pb__free(struct pb *p)
 {
-	free(p->buf);
+	membuf__free(&p->m);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -88,7 +74,7 @@ void pb__double(struct pb *p, uint32_t field, double v)
 	if (!reserve(p, 8))
 		return;
 	for (int i = 0; i < 8; i++)	/* fixed64 is little-endian on the wire */
-		p->buf[p->len++] = (uint8_t)(bits >> (8 * i));
+		bytes(p)[p->m.len++] = (uint8_t)(bits >> (8 * i));
 }
 
 void pb__bytes(struct pb *p, uint32_t field, const void *data, size_t n)
@@ -97,8 +83,8 @@ void pb__bytes(struct pb *p, uint32_t field, const void *data, size_t n)
 	raw_varint(p, n);
 	if (!reserve(p, n))
 		return;
-	memcpy(p->buf + p->len, data, n);
-	p->len += n;
+	memcpy(bytes(p) + p->m.len, data, n);
+	p->m.len += n;
 }
 
 void pb__string(struct pb *p, uint32_t field, const char *s)
@@ -111,13 +97,13 @@ void pb__begin(struct pb *p, uint32_t field)
 {
 	tag(p, field, WT_LEN);
 	if (p->depth >= PB_MAX_DEPTH) {
-		p->oom = true;	/* a programming error: nothing sane to write */
+		p->m.oom = true;	/* a programming error: nothing sane to write */
 		return;
 	}
 	if (!reserve(p, 1))
 		return;
-	p->len++;
-	p->open[p->depth++] = p->len;
+	p->m.len++;
+	p->open[p->depth++] = p->m.len;
 }
 
 void pb__end(struct pb *p)
@@ -125,16 +111,16 @@ void pb__end(struct pb *p)
 	uint8_t lenbuf[10];
 	size_t start, body, n;
 
-	if (p->depth <= 0 || p->oom)
+	if (p->depth <= 0 || p->m.oom)
 		return;
 	start = p->open[--p->depth];
-	body = p->len - start;
+	body = p->m.len - start;
 	n = varint_at(lenbuf, body);
 	if (n > 1) {	/* a longer length: the body moves up by the extra bytes */
 		if (!reserve(p, n - 1))
 			return;
-		memmove(p->buf + start + n - 1, p->buf + start, body);
-		p->len += n - 1;
+		memmove(bytes(p) + start + n - 1, bytes(p) + start, body);
+		p->m.len += n - 1;
 	}
-	memcpy(p->buf + start - 1, lenbuf, n);
+	memcpy(bytes(p) + start - 1, lenbuf, n);
 }

@@ -13,23 +13,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "membuf.h"
+
 #define PB_MAX_DEPTH 8
 
 /**
  * struct pb - a message being built
- * @buf:	the bytes
- * @len:	how many are used
- * @cap:	allocated size
+ * @m:		the bytes (m.p, m.len of them); m.oom: an allocation failed, or
+ *		the nesting went too deep: the message is incomplete
  * @open:	start of each open nested message's body
  * @depth:	how many are open
- * @oom:	an allocation failed: the message is incomplete
  */
 struct pb {
-	uint8_t *buf;
-	size_t len, cap;
+	struct membuf m;
 	size_t open[PB_MAX_DEPTH];
 	int depth;
-	bool oom;
 };
 
 void pb__reset(struct pb *p);

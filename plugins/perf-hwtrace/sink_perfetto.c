@@ -147,10 +147,10 @@ static struct entry *lookup(struct perfetto_sink *s, uint64_t key, bool *isnew)
 
 static void write_packet(struct perfetto_sink *s)
 {
-	if (s->pb.oom) {
+	if (s->pb.m.oom) {
 		s->dropped++;
 	} else {
-		out__write(s->o, s->pb.buf, s->pb.len);
+		out__write(s->o, s->pb.m.p, s->pb.m.len);
 		s->packets++;
 	}
 	pb__reset(&s->pb);

@@ -12,7 +12,7 @@
 
 static bool bytes_are(const struct pb *p, const uint8_t *want, size_t n)
 {
-	return !p->oom && p->len == n && !memcmp(p->buf, want, n);
+	return !p->m.oom && p->m.len == n && !memcmp(p->m.p, want, n);
 }
 
 static void test_varint(void)
@@ -76,10 +76,10 @@ static void test_nested(void)
 	CHECK_EQ(p.depth, 0);
 	CHECK(bytes_are(&p, want, n));
 	pb__reset(&p);
-	CHECK_EQ(p.len, 0);
+	CHECK_EQ(p.m.len, 0);
 	pb__begin(&p, 3);
 	pb__end(&p);
-	CHECK(p.len == 2 && p.buf[0] == 0x1a && p.buf[1] == 0);	/* an empty message */
+	CHECK(p.m.len == 2 && p.m.p[0] == 0x1a && p.m.p[1] == 0);	/* an empty message */
 	pb__free(&p);
 }
 
