@@ -752,12 +752,14 @@ static bool replay_scan(const struct hwt_drm_fdinfo *fi, const char *text, size_
 			uint32_t k, union step_val *val, uint32_t *offs, uint64_t *decoded,
 			uint64_t *skipped)
 {
-	const char *p = text + (k < fi->nplan ? fi->plan[k].off : 0), *end = text + len;
+	size_t start = k < fi->nplan ? fi->plan[k].off : 0;
+	const char *p, *end = text + len;
 	uint32_t s;
 
 	*decoded = *skipped = 0;
-	if (p > end)
+	if (start > len)
 		return false;
+	p = text + start;
 	for (s = k; p < end; s++) {
 		const struct hwt_drm_step *st;
 		const char *line = p, *v, *nl, *le;
@@ -927,7 +929,8 @@ int hwt_drm_fdinfo__update(struct hwt_drm_fdinfo *fi, const char *text, size_t l
 	uint64_t decoded, skipped, pd, ps;
 	uint32_t k = 0;
 
-	if (!fi->plan_ok || !fi->nplan)
+	/* offsets in a plan are 32-bit (parse records none for a longer text) */
+	if (!fi->plan_ok || !fi->nplan || len > UINT32_MAX || (old && old_len > UINT32_MAX))
 		return 0;
 	if (old) {
 		/* the lines before the first changed byte hold their values already */
@@ -1067,8 +1070,11 @@ int hwt_drm_fdinfo__parse(struct hwt_drm_fdinfo *fi, const char *text, size_t le
 	struct parse_ctx ctx = {
 		.fi = fi, .flags = flags, .diag = diag, .text = text,
 		.old = { fi->driver, fi->pdev, fi->client_name },
-		/* a plan replays lines as skipped, which only NO_OTHER allows */
-		.record = flags & HWT_DRM_PARSE_NO_OTHER,
+		/*
+		 * a plan replays lines as skipped, which only NO_OTHER allows;
+		 * its line offsets are 32-bit
+		 */
+		.record = (flags & HWT_DRM_PARSE_NO_OTHER) && len <= UINT32_MAX,
 	};
 	int r = 0, ret;
 

@@ -156,12 +156,13 @@ void top_sort(struct drm_client **v, int n, const struct top_order *ord)
 	struct sort_key *keys = malloc(m * 2 * sizeof(*keys));
 	struct drm_client **in = malloc(m * sizeof(*in));
 	uint32_t *rank = malloc(m * sizeof(*rank));
-	struct sort_key *by_rank = keys + n;
+	struct sort_key *by_rank;
 	bool sorted;
 	int i;
 
 	if (!keys || !in || !rank)
 		goto out;	/* unsorted is still every client */
+	by_rank = keys + n;
 	for (i = 0; i < n; i++) {
 		fill_key(&keys[i], v[i], ord);
 		keys[i].idx = (uint32_t)i;
