@@ -10,12 +10,16 @@
 #
 # fake_proc.py --churn ROOT CMD... - run CMD (top --json on ROOT) and keep
 # every DRM client of ROOT busy: after each line CMD prints (a refresh), and
-# before the next refresh, rewrite each client's fdinfo in place (the same
+# before the next refresh, rewrite each DRM fd's fdinfo in place (the same
 # inode: top's kept fd sees it) with 1 ns more render time than the last
-# time, so every refresh finds every text changed.  Prints CMD's last line;
-# exits with CMD's status.
+# time, so every refresh finds every text changed.  CMD is stopped
+# (SIGSTOP) while the texts are rewritten, so that a writer late on a
+# loaded machine pauses a refresh instead of racing it; a refresh that
+# began before the writer still finds some texts unchanged, and top's
+# same_reads says so.  Prints CMD's last line; exits with CMD's status.
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -28,27 +32,29 @@ TEXT = ("pos:\t0\nflags:\t02100002\nmnt_id:\t26\nino:\t284\ndrm-driver:\ti915\n"
 
 
 def churn(root, cmd):
-    files, seen = [], set()
+    # every fd of a client: in /proc the fds of one client (dup'd) show one
+    # file, here each is a file of its own, and top reads whichever it chose
+    files = []
     for p in sorted(os.listdir(root)):
         for fd in range(10, 18):
             path = f"{root}/{p}/fdinfo/{fd}"
             with open(path, "rb") as f:
                 text = f.read()
             m = re.search(rb"drm-engine-render:\t(\d+) ns", text)
-            cid = re.search(rb"drm-client-id:\t(\d+)", text).group(1)
-            if m and cid not in seen:    # one fd per client
-                seen.add(cid)
+            if m:
                 files.append((os.open(path, os.O_WRONLY), text[:m.start(1)],
                               int(m.group(1)), text[m.end(1):]))
     top = subprocess.Popen(cmd, stdout=subprocess.PIPE)
     n, last = 0, b""
     for last in top.stdout:
         n += 1
+        top.send_signal(signal.SIGSTOP)
         for fd, head, ns, tail in files:
             text = head + str(ns + n).encode() + tail
             os.pwrite(fd, text, 0)
             if len(str(ns + n)) != len(str(ns + n - 1)):
                 os.ftruncate(fd, len(text))
+        top.send_signal(signal.SIGCONT)
     sys.stdout.buffer.write(last)
     return top.wait()
 

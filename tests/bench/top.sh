@@ -83,17 +83,25 @@ for per in 2 8; do
 		status=1
 	fi
 	rm -rf "$T/churn" && cp -a "$tree" "$T/churn"
+	# a run where the writer fell behind (a refresh found a text unchanged)
+	# is not a busy run: it is run again, up to REPS times in all
 	: >"$T/busy"
-	for r in $(seq "$REPS"); do
+	late=0
+	while [ "$(wc -l <"$T/busy")" -lt "$REPS" ] && [ "$late" -lt "$REPS" ]; do
 		python3 "$HERE/fake_proc.py" --churn "$T/churn" "$TOOL" top --proc "$T/churn" \
 			-d 0.1 --json --stats -n $((N / 2 + 1)) --rescan 86400 2>"$T/b.stats" >/dev/null
 		if [ "$(field "$T/b.stats" same_reads)" != 0 ]; then
-			echo "top bench: FAILED: a busy refresh found a text unchanged"
-			status=1
+			late=$((late + 1))
+			continue
 		fi
 		awk -v q="$(field "$T/b.stats" quick_ms)" -v r="$(field "$T/b.stats" render_ms)" \
 			'BEGIN { printf "%.3f\n", q + r }' >>"$T/busy"
 	done
+	if [ ! -s "$T/busy" ]; then
+		echo "top bench: FAILED: every busy run found texts unchanged (the writer fell behind)"
+		status=1
+		echo nan >"$T/busy"
+	fi
 	read -r cached quick render < <(min <"$T/cached")
 	read -r reparsed rquick rrender < <(min <"$T/reparsed")
 	naive=$(min <"$T/naive")
@@ -107,7 +115,8 @@ for per in 2 8; do
 	     "naive full rescan ${naive} ms/refresh (best of $REPS; kept fds" \
 	     "$(field "$T/c.stats" kept_fds), with ulimit -n 512: $(field "$T/s.stats" kept_fds))"
 	echo "top bench: $clients clients, every text rewritten between refreshes 0.1 s apart" \
-	     "(fake_proc.py --churn): $(min <"$T/busy") ms/refresh (cooled caches; no target)"
+	     "(fake_proc.py --churn): $(min <"$T/busy") ms/refresh (best of $(wc -l <"$T/busy")," \
+	     "$late run(s) where the writer fell behind run again; cooled caches; no target)"
 done
 
 # One client with 20000 engines (each named by two keys, the second ones in
