@@ -251,6 +251,8 @@ void field_views__init(struct field_views *v, enum field_style style,
 	v->nonly = nonly;
 }
 
+static void metric_view__free(struct metric_view *mv);
+
 void field_views__fini(struct field_views *v)
 {
 	for (unsigned i = 0; i < v->nviews; i++) {
@@ -259,6 +261,7 @@ void field_views__fini(struct field_views *v)
 		free(v->views[i].end);
 	}
 	free(v->views);
+	metric_view__free(v->mview);
 	free(v->cols);
 	memset(v, 0, sizeof(*v));
 }
@@ -455,33 +458,118 @@ void field_fmt__metric_value(struct out *o, const struct hwt_metrics *m, uint32_
 }
 
 /*
+ * The text before each shown metric of one metric set, made once as a
+ * field_view's is: `,"metrics":{"GpuTime":` then `,"GpuBusy":` in JSON,
+ * ` GpuTime=` in text.  A set is known by its names' pointers: metric names
+ * live as long as the program (metrics.h), so the same pointers are the
+ * same names.
+ */
+struct metric_view {
+	const char **names;	/* every def's name, in order: what the view is for */
+	uint32_t n;
+	uint32_t *idx;		/* the shown metrics (-F), in order */
+	uint32_t nidx;
+	char *lit;
+	size_t *end;		/* end of shown metric k's key; it starts at end[k - 1] (0) */
+};
+
+static void metric_view__free(struct metric_view *mv)
+{
+	if (!mv)
+		return;
+	free(mv->names);
+	free(mv->idx);
+	free(mv->lit);
+	free(mv->end);
+	free(mv);
+}
+
+static bool metric_view__fits(const struct metric_view *mv, const struct hwt_metrics *m)
+{
+	if (!mv || mv->n != m->n)
+		return false;
+	for (uint32_t i = 0; i < m->n; i++)
+		if (mv->names[i] != m->defs[i].name)
+			return false;
+	return true;
+}
+
+/* The view of @m's set; NULL if out of memory. */
+static struct metric_view *metric_view__new(const struct field_views *v,
+					    const struct hwt_metrics *m)
+{
+	struct metric_view *mv = calloc(1, sizeof(*mv));
+	struct out *tmp = malloc(sizeof(*tmp));
+	struct membuf lit = { 0 };
+	size_t len;
+
+	if (!mv || !tmp)
+		goto fail;
+	mv->n = m->n;
+	mv->names = malloc((m->n + 1) * sizeof(*mv->names));
+	mv->idx = malloc((m->n + 1) * sizeof(*mv->idx));
+	mv->end = malloc((m->n + 1) * sizeof(*mv->end));
+	if (!mv->names || !mv->idx || !mv->end)
+		goto fail;
+	out__init_mem(tmp, &lit);	/* a set may have thousands of names */
+	for (uint32_t i = 0; i < m->n; i++) {
+		const char *name = m->defs[i].name;
+
+		mv->names[i] = name;
+		if (!metric_selected(v, name))
+			continue;
+		if (v->style == FS_JSON) {
+			out__puts(tmp, mv->nidx ? "," : ",\"metrics\":{");
+			out__json_str(tmp, name);
+			out__putc(tmp, ':');
+		} else {
+			out__putc(tmp, ' ');
+			out__puts(tmp, name);
+			out__putc(tmp, '=');
+		}
+		mv->idx[mv->nidx] = i;
+		mv->end[mv->nidx++] = lit.len + tmp->len;
+	}
+	out__flush(tmp);
+	if (tmp->error)
+		goto fail;
+	mv->lit = membuf__steal(&lit, &len);
+	if (!mv->lit)
+		goto fail;
+	free(tmp);
+	return mv;
+fail:
+	membuf__free(&lit);
+	free(tmp);
+	metric_view__free(mv);
+	return NULL;
+}
+
+/*
  * A record's metrics after its fields: a "metrics" object in JSON, name=value
  * pairs in text; -F keeps the named ones ("metrics" keeps all).  CSV rows
  * keep the header's columns: no metrics.
  */
-static void record_metrics(struct out *o, const struct field_views *v,
-			   const struct hwt_metrics *m)
+static void record_metrics(struct out *o, struct field_views *v, const struct hwt_metrics *m)
 {
-	bool any = false;
+	const struct metric_view *mv;
+	size_t from = 0;
 
 	if (v->style == FS_CSV)
 		return;
-	for (uint32_t i = 0; i < m->n; i++) {
-		if (!metric_selected(v, m->defs[i].name))
-			continue;
-		if (v->style == FS_JSON) {
-			out__puts(o, any ? "," : ",\"metrics\":{");
-			out__json_str(o, m->defs[i].name);
-			out__putc(o, ':');
-		} else {
-			out__putc(o, ' ');
-			out__puts(o, m->defs[i].name);
-			out__putc(o, '=');
-		}
-		field_fmt__metric_value(o, m, i, v->style);
-		any = true;
+	if (!metric_view__fits(v->mview, m)) {
+		metric_view__free(v->mview);
+		v->mview = metric_view__new(v, m);
+		if (!v->mview)
+			return;		/* out of memory: the metrics are left out */
 	}
-	if (any && v->style == FS_JSON)
+	mv = v->mview;
+	for (uint32_t k = 0; k < mv->nidx; k++) {
+		out__write(o, mv->lit + from, mv->end[k] - from);
+		from = mv->end[k];
+		field_fmt__metric_value(o, m, mv->idx[k], v->style);
+	}
+	if (mv->nidx && v->style == FS_JSON)
 		out__putc(o, '}');
 }
 

@@ -56,7 +56,8 @@ enum time_style {
  * @deltatime:	time since the previous record shown (--deltatime)
  *
  * Views are built on first use of each record type and reused: no name is
- * compared and no key escaped per record.
+ * compared and no key escaped per record.  The same holds for the metrics
+ * after a record's fields: one view of the last metric set seen.
  */
 struct field_views {
 	enum field_style style;
@@ -71,6 +72,7 @@ struct field_views {
 	struct field_view *views;
 	unsigned nviews;
 	struct field_view *last;
+	struct metric_view *mview;
 };
 
 /* Empty views in @style showing @only (NULL: all fields). */

@@ -254,6 +254,62 @@ static void test_double_g15(void)
 	CHECK_EQ(bad, 0);
 }
 
+/*
+ * Metrics after a record's fields: the keys of each set are made once, so
+ * records of two sets in turn, a set whose names change in place, and -F
+ * must each still print their own keys.
+ */
+static void test_metrics_views(void)
+{
+	static const struct hwt_metric_def a_defs[] = {
+		{ .name = "GpuBusy" }, { .name = "Odd\"Name" }, { .name = "Clocks", .integer = true },
+	};
+	struct hwt_metric_def b_defs[] = { { .name = "Y" }, { .name = "Z" } };
+	static const double a_vals[] = { 10.5, 0.25, 7 }, b_vals[] = { 1, 0.0 / 0.0 };
+	static const uint64_t a_uvals[] = { 0, 0, 123456789012ull };
+	const struct hwt_metrics a = { .set = "A", .defs = a_defs, .vals = a_vals, .uvals = a_uvals,
+				       .n = 3 };
+	const struct hwt_metrics b = { .set = "B", .defs = b_defs, .vals = b_vals, .n = 2 };
+	static const char *const only[] = { "count", "Clocks", "Z" };
+	struct rec r = { .count = 5 };
+	struct hwt_record rec = { .type = &type, .data = &r };
+	struct field_views v;
+	struct out o;
+
+	out__init(&o, -1);
+	field_views__init(&v, FS_JSON, NULL, 0);
+	rec.metrics = &a;
+	field_fmt__record(&o, &v, &rec);
+	rec.metrics = &b;
+	field_fmt__record(&o, &v, &rec);
+	b_defs[0].name = "W";	/* the same array, another name */
+	field_fmt__record(&o, &v, &rec);
+	rec.metrics = &a;
+	field_fmt__record(&o, &v, &rec);
+	field_views__fini(&v);
+	o.buf[o.len] = 0;
+	CHECK_STR(o.buf,
+		  "{\"type\":\"t\",\"cpu\":0,\"mask\":\"0x0\",\"count\":5,\"arr\":[0,0],\"name\":\"\","
+		  "\"metrics\":{\"GpuBusy\":10.5,\"Odd\\\"Name\":0.25,\"Clocks\":123456789012}}\n"
+		  "{\"type\":\"t\",\"cpu\":0,\"mask\":\"0x0\",\"count\":5,\"arr\":[0,0],\"name\":\"\","
+		  "\"metrics\":{\"Y\":1,\"Z\":null}}\n"
+		  "{\"type\":\"t\",\"cpu\":0,\"mask\":\"0x0\",\"count\":5,\"arr\":[0,0],\"name\":\"\","
+		  "\"metrics\":{\"W\":1,\"Z\":null}}\n"
+		  "{\"type\":\"t\",\"cpu\":0,\"mask\":\"0x0\",\"count\":5,\"arr\":[0,0],\"name\":\"\","
+		  "\"metrics\":{\"GpuBusy\":10.5,\"Odd\\\"Name\":0.25,\"Clocks\":123456789012}}\n");
+
+	/* -F: the named fields and metrics; text style */
+	out__init(&o, -1);
+	field_views__init(&v, FS_TEXT, only, 3);
+	rec.metrics = &a;
+	field_fmt__record(&o, &v, &rec);
+	rec.metrics = &b;
+	field_fmt__record(&o, &v, &rec);
+	field_views__fini(&v);
+	o.buf[o.len] = 0;
+	CHECK_STR(o.buf, "t: count=5 Clocks=123456789012\nt: count=5 Z=-\n");
+}
+
 int main(void)
 {
 	RUN(test_bases);
@@ -262,5 +318,6 @@ int main(void)
 	RUN(test_text_str_long);
 	RUN(test_out_mem);
 	RUN(test_double_g15);
+	RUN(test_metrics_views);
 	return check_done("output");
 }

@@ -28,7 +28,9 @@ struct hwt_record;
 
 /**
  * struct hwt_metric_def - one metric of a metric set
- * @name:	its symbol name, the JSON key and `-F` name ("GpuBusy")
+ * @name:	its symbol name, the JSON key and `-F` name ("GpuBusy"), in
+ *		storage that lives as long as the program and never changes:
+ *		sinks know a set by its names' pointers
  * @unit:	its unit as printed after the value ("percent", "ns", "bytes",
  *		"bytes/s", "Hz", "cycles", "events", ...; "" for none)
  * @desc:	one line for help and reports, or NULL
