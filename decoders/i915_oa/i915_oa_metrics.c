@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "hwtrace/metrics.h"
 #include "i915_oa_internal.h"
@@ -210,6 +213,23 @@ static void deltas(const struct igt_metric_set *s, const struct hwt_i915_oa_repo
 		d[s->c_offset + i] = r->dc[i];
 }
 
+/* d[i] += s[i]: two at a time, @d and @s apart (a context's sums, a report's deltas) */
+static inline void add_u64(uint64_t *restrict d, const uint64_t *restrict s, uint32_t n)
+{
+	uint32_t i = 0;
+
+#ifdef __SSE2__
+	for (; i + 2 <= n; i += 2) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(d + i));
+		__m128i b = _mm_loadu_si128((const __m128i *)(s + i));
+
+		_mm_storeu_si128((__m128i *)(d + i), _mm_add_epi64(a, b));
+	}
+#endif
+	for (; i < n; i++)
+		d[i] += s[i];
+}
+
 /* deltas() added to @d: the same slots, in the same order (HSW's clock slot is its time's) */
 static void add_deltas(const struct igt_metric_set *s, const struct hwt_i915_oa_report *r,
 		       uint64_t *d)
@@ -222,12 +242,9 @@ static void add_deltas(const struct igt_metric_set *s, const struct hwt_i915_oa_
 	d[s->gpu_time_offset] += r->dts;
 	if (s->a_offset + na > (uint32_t)s->b_offset)
 		na = (uint32_t)(s->b_offset - s->a_offset);
-	for (uint32_t i = 0; i < na; i++)
-		a[i] += r->da[i];
-	for (uint32_t i = 0; i < nb; i++)
-		b[i] += r->db[i];
-	for (uint32_t i = 0; i < nc; i++)
-		c[i] += r->dc[i];
+	add_u64(a, r->da, na);
+	add_u64(b, r->db, nb);
+	add_u64(c, r->dc, nc);
 }
 
 static struct ctx_sum *ctx_sum(struct met *m, uint32_t ctx)
@@ -289,8 +306,7 @@ static const struct hwt_metrics *met_record(void *state, const struct hwt_record
 		} else {
 			deltas(m->set, r, m->d);
 			if (c)
-				for (int i = 0; i < IGT_PERF_MAX_DELTAS; i++)
-					c->d[i] += m->d[i];
+				add_u64(c->d, m->d, IGT_PERF_MAX_DELTAS);
 			eval(m, m->d);
 			out = &m->m;
 		}
