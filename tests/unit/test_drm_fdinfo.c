@@ -388,6 +388,27 @@ static void test_update(void)
 		  "drm-client-name: app\ndrm-engine-ccs: 5 ns\ndrm-cycles-rcs: 1\n"
 		  "drm-total-vram0: 1 KiB\ndrm-memory-gtt: 4 KiB\n", 0 },
 		{ "", 0 },
+		/*
+		 * the longest numbers (the replay reads up to 18 digits inline, far
+		 * enough from the end, the rest the long way), and the largest
+		 * KiB count whose bytes fit 64 bits
+		 */
+		{ "pos:\t0\ndrm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
+		  "drm-client-name: app\ndrm-engine-rcs: 123456789012345678 ns\ndrm-cycles-rcs: 1\n"
+		  "drm-total-vram0: 18014398509481983 KiB\ndrm-memory-gtt: 4 KiB\n", 1 },
+		{ "pos:\t0\ndrm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
+		  "drm-client-name: app\ndrm-engine-rcs: 1234567890123456789 ns\ndrm-cycles-rcs: 1\n"
+		  "drm-total-vram0: 1 KiB\ndrm-memory-gtt: 4 KiB\n", 1 },
+		{ "pos:\t0\ndrm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
+		  "drm-client-name: app\ndrm-engine-rcs: 18446744073709551615 ns\ndrm-cycles-rcs: 1\n"
+		  "drm-total-vram0: 1 KiB\ndrm-memory-gtt: 4 KiB\n", 1 },
+		/* one more overflows: a bad value */
+		{ "pos:\t0\ndrm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
+		  "drm-client-name: app\ndrm-engine-rcs: 18446744073709551616 ns\ndrm-cycles-rcs: 1\n"
+		  "drm-total-vram0: 1 KiB\ndrm-memory-gtt: 4 KiB\n", 0 },
+		{ "pos:\t0\ndrm-driver: xe\ndrm-client-id: 3\ndrm-pdev: 0000:03:00.0\n"
+		  "drm-client-name: app\ndrm-engine-rcs: 5 ns\ndrm-cycles-rcs: 1\n"
+		  "drm-total-vram0: 18014398509481984 KiB\ndrm-memory-gtt: 4 KiB\n", 0 },
 	};
 	struct hwt_drm_fdinfo fi = { 0 };
 	struct hwt_drm_engine *e;
