@@ -473,6 +473,20 @@ struct metric_view {
 	size_t *end;		/* end of shown metric k's key; it starts at end[k - 1] (0) */
 };
 
+/* The text before metric @name's value; @first opens the JSON object. */
+static void metric_key(struct out *o, enum field_style style, const char *name, bool first)
+{
+	if (style == FS_JSON) {
+		out__puts(o, first ? ",\"metrics\":{" : ",");
+		out__json_str(o, name);
+		out__putc(o, ':');
+	} else {
+		out__putc(o, ' ');
+		out__puts(o, name);
+		out__putc(o, '=');
+	}
+}
+
 static void metric_view__free(struct metric_view *mv)
 {
 	if (!mv)
@@ -518,15 +532,7 @@ static struct metric_view *metric_view__new(const struct field_views *v,
 		mv->names[i] = name;
 		if (!metric_selected(v, name))
 			continue;
-		if (v->style == FS_JSON) {
-			out__puts(tmp, mv->nidx ? "," : ",\"metrics\":{");
-			out__json_str(tmp, name);
-			out__putc(tmp, ':');
-		} else {
-			out__putc(tmp, ' ');
-			out__puts(tmp, name);
-			out__putc(tmp, '=');
-		}
+		metric_key(tmp, v->style, name, !mv->nidx);
 		mv->idx[mv->nidx] = i;
 		mv->end[mv->nidx++] = lit.len + tmp->len;
 	}
@@ -545,6 +551,23 @@ fail:
 	return NULL;
 }
 
+/* record_metrics() without a view (no memory for one): each key made in place */
+static void record_metrics_slow(struct out *o, const struct field_views *v,
+				const struct hwt_metrics *m)
+{
+	bool any = false;
+
+	for (uint32_t i = 0; i < m->n; i++) {
+		if (!metric_selected(v, m->defs[i].name))
+			continue;
+		metric_key(o, v->style, m->defs[i].name, !any);
+		field_fmt__metric_value(o, m, i, v->style);
+		any = true;
+	}
+	if (any && v->style == FS_JSON)
+		out__putc(o, '}');
+}
+
 /*
  * A record's metrics after its fields: a "metrics" object in JSON, name=value
  * pairs in text; -F keeps the named ones ("metrics" keeps all).  CSV rows
@@ -560,8 +583,10 @@ static void record_metrics(struct out *o, struct field_views *v, const struct hw
 	if (!metric_view__fits(v->mview, m)) {
 		metric_view__free(v->mview);
 		v->mview = metric_view__new(v, m);
-		if (!v->mview)
-			return;		/* out of memory: the metrics are left out */
+		if (!v->mview) {
+			record_metrics_slow(o, v, m);
+			return;
+		}
 	}
 	mv = v->mview;
 	for (uint32_t k = 0; k < mv->nidx; k++) {
