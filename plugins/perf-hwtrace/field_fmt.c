@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* field_fmt.c - field values as text, JSON and CSV; dump_fmt templates. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -602,8 +603,15 @@ void field_fmt__record(struct out *o, struct field_views *v, const struct hwt_re
 {
 	const struct field_view *w = view_of(v, rec->type);
 
-	if (!w)
-		return;		/* out of memory: the record is left out */
+	if (!w) {
+		/*
+		 * out of memory for the type's view: the output stops as on a
+		 * failed write, and the exit path says so (status 1), rather
+		 * than go on with records missing
+		 */
+		out__fail(o, ENOMEM);
+		return;
+	}
 	out__write(o, w->lit, w->end[0]);
 	for (unsigned c = 0; c < w->n; c++) {
 		const struct hwt_field *f = w->f[c];

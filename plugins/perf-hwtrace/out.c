@@ -29,6 +29,15 @@ void out__init_mem(struct out *o, struct membuf *m)
 	o->mem = m;
 }
 
+void out__fail(struct out *o, int err)
+{
+	if (o->error)
+		return;
+	o->error = err;
+	if (!o->mem && o->fd == STDOUT_FILENO)
+		out__stdout_failed(err);
+}
+
 void out__flush(struct out *o)
 {
 	size_t off = 0;
@@ -47,9 +56,7 @@ void out__flush(struct out *o)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			o->error = errno;
-			if (o->fd == STDOUT_FILENO)
-				out__stdout_failed(o->error);
+			out__fail(o, errno);
 			break;
 		}
 		off += n;

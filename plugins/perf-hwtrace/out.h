@@ -56,6 +56,11 @@ void out__write_error(int err);
  * out__stdout_failed(), another path is said as "perf hwtrace VERB: PATH: reason".
  */
 void out__path_failed(const char *path, int err);
+/*
+ * The output cannot go on (@err, e.g. ENOMEM): writes stop, as after a
+ * failed write, and stdout's exit path reports it.
+ */
+void out__fail(struct out *o, int err);
 void out__flush(struct out *o);
 void out__write_slow(struct out *o, const void *p, size_t n);
 void out__puts(struct out *o, const char *s);
