@@ -423,6 +423,13 @@ static void test_update(void)
 	CHECK(e && e->busy_ns == 123456789 && e->cycles == 2);
 	CHECK_EQ(mem(&fi, "vram0", HWT_DRM_MEM_TOTAL), 3 << 20);
 	CHECK_EQ(mem(&fi, "gtt", HWT_DRM_MEM_RESIDENT), 8 << 10);
+	/* the longest counts, read inline, by hand: 18 digits of ns, 2^54 - 1 KiB */
+	CHECK_EQ(hwt_drm_fdinfo__parse(&fi, base, strlen(base), HWT_DRM_PARSE_NO_OTHER, NULL), 0);
+	CHECK_EQ(hwt_drm_fdinfo__update(&fi, cases[10].text, strlen(cases[10].text), base,
+					strlen(base), NULL), 1);
+	e = hwt_drm_fdinfo__engine(&fi, "rcs");
+	CHECK(e && e->busy_ns == 123456789012345678ull && e->cycles == 1);
+	CHECK_EQ(mem(&fi, "vram0", HWT_DRM_MEM_TOTAL), 18446744073709550592ull);
 	/* without a plan (a parse that kept other lines) there is nothing to update */
 	CHECK_EQ(hwt_drm_fdinfo__parse(&fi, base, strlen(base), 0, NULL), 0);
 	CHECK_EQ(hwt_drm_fdinfo__update(&fi, cases[0].text, strlen(cases[0].text), NULL, 0, NULL),
