@@ -407,6 +407,9 @@ static int client_rotate(struct drm_clients *c, struct drm_client *cl, uint64_t 
  */
 static void save_text(struct drm_clients *c, struct drm_client *cl, size_t len)
 {
+	/* read_fd() stops at FDINFO_MAX: a length and its slack fit text_len */
+	_Static_assert(FDINFO_MAX < UINT32_MAX - 64, "fdinfo texts must fit 32 bits");
+
 	cl->steady = false;
 	cl->same_strings = false;
 	if (len >= cl->cap_text) {
