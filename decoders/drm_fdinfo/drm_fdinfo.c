@@ -1134,35 +1134,22 @@ int hwt_drm_fdinfo__parse(struct hwt_drm_fdinfo *fi, const char *text, size_t le
 }
 
 /* At most this many cache lines of one array: a hint, not a copy. */
-#define PREFETCH_LINES 16
-
-static void prefetch_bytes(const void *p, size_t n)
-{
-	const char *b = p;
-
-	if (!b)
-		return;
-	if (n > PREFETCH_LINES * 64)
-		n = PREFETCH_LINES * 64;
-	for (size_t off = 0; off < n; off += 64)
-		__builtin_prefetch(b + off);
-}
 
 void hwt_drm_fdinfo__prefetch(const struct hwt_drm_fdinfo *fi)
 {
-	prefetch_bytes(fi->plan, (size_t)fi->nplan * sizeof(*fi->plan));
-	prefetch_bytes(fi->plan_keys, fi->plan_keys_len);
-	prefetch_bytes(fi->engines, (size_t)fi->nengines * sizeof(*fi->engines));
-	prefetch_bytes(fi->regions, (size_t)fi->nregions * sizeof(*fi->regions));
+	hwt_prefetch_bytes(fi->plan, (size_t)fi->nplan * sizeof(*fi->plan));
+	hwt_prefetch_bytes(fi->plan_keys, fi->plan_keys_len);
+	hwt_prefetch_bytes(fi->engines, (size_t)fi->nengines * sizeof(*fi->engines));
+	hwt_prefetch_bytes(fi->regions, (size_t)fi->nregions * sizeof(*fi->regions));
 	__builtin_prefetch(fi->driver);
 	__builtin_prefetch(fi->pdev);
 }
 
 void hwt_drm_fdinfo__prefetch_names(const struct hwt_drm_fdinfo *fi)
 {
-	for (uint32_t i = 0; i < fi->nengines && i < PREFETCH_LINES; i++)
+	for (uint32_t i = 0; i < fi->nengines && i < HWT_PREFETCH_LINES; i++)
 		__builtin_prefetch(fi->engines[i].name);
-	for (uint32_t i = 0; i < fi->nregions && i < PREFETCH_LINES; i++)
+	for (uint32_t i = 0; i < fi->nregions && i < HWT_PREFETCH_LINES; i++)
 		__builtin_prefetch(fi->regions[i].name);
 }
 

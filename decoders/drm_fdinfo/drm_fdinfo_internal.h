@@ -105,6 +105,24 @@ int hwt_drm_fdinfo__update(struct hwt_drm_fdinfo *fi, const char *text, size_t l
  * whose system call then hides the memory latency.  Only hints.
  */
 void hwt_drm_fdinfo__prefetch(const struct hwt_drm_fdinfo *fi);
+
+#define HWT_PREFETCH_LINES 16
+
+/*
+ * A hint for the first HWT_PREFETCH_LINES cache lines of the @n bytes at @p
+ * (NULL: none): the fdinfo samples, and a monitor's texts and views of them.
+ */
+static inline void hwt_prefetch_bytes(const void *p, size_t n)
+{
+	const char *b = p;
+
+	if (!b)
+		return;
+	if (n > HWT_PREFETCH_LINES * 64)
+		n = HWT_PREFETCH_LINES * 64;
+	for (size_t off = 0; off < n; off += 64)
+		__builtin_prefetch(b + off);
+}
 void hwt_drm_fdinfo__prefetch_names(const struct hwt_drm_fdinfo *fi);
 
 #endif

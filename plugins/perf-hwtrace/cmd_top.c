@@ -397,13 +397,6 @@ static void top_json__delete(struct top_json *j)
 	free(j);
 }
 
-/* A hint: the first cache lines of the @n bytes at @p. */
-static void prefetch_text(const char *p, size_t n)
-{
-	for (size_t off = 0; off < n && off < 16 * 64; off += 64)
-		__builtin_prefetch(p + off);
-}
-
 /*
  * Render @cl into the arena of sample @gen (a new sample takes the other
  * arena).  @quick: called as @cl was re-read in a quick sample, where no
@@ -427,7 +420,7 @@ static void top_json__add(struct top_json *j, struct drm_client *cl, unsigned in
 	/* the clients are read in table order: fetch the next one's old text now */
 	if (quick && j->last_ok && cl + 1 < j->c->clients + j->c->nclients &&
 	    cl[1].view_gen == gen - 1)
-		prefetch_text(last->p + cl[1].view_off, cl[1].steady ? cl[1].view_len :
+		hwt_prefetch_bytes(last->p + cl[1].view_off, cl[1].steady ? cl[1].view_len :
 			      cl[1].view_head);
 	off = a->len + j->stage.len;
 	if (!quick || !j->last_ok || cl->view_gen != gen - 1 || !cl->view_len) {
@@ -513,7 +506,7 @@ static void render(struct out *o, const struct top_opts *opts, struct drm_client
 				if (i + 4 < c->nclients) {	/* sort order: random in memory */
 					const struct top_json_ref *r4 = &j->refs[v[i + 4] - c->clients];
 
-					prefetch_text(a + r4->off, r4->len);
+					hwt_prefetch_bytes(a + r4->off, r4->len);
 				}
 				out__write(o, a + r->off, r->len);
 			} else {

@@ -1193,17 +1193,6 @@ static int quick_by_path(struct drm_clients *c, struct drm_client *cl, int from)
 	return 0;
 }
 
-/* A hint: the first cache lines of @n bytes at @p. */
-static void prefetch_bytes(const void *p, size_t n)
-{
-	const char *b = p;
-
-	if (n > 16 * 64)
-		n = 16 * 64;
-	for (size_t off = 0; b && off < n; off += 64)
-		__builtin_prefetch(b + off);
-}
-
 /*
  * What the compare, the update and the caller's view touch for client @i is
  * cold by now (thousands of clients were read since a refresh ago): fetch
@@ -1217,10 +1206,10 @@ static void prefetch_ahead(const struct drm_clients *c, int i)
 {
 	const struct drm_client *cl = &c->clients[i];
 
-	prefetch_bytes(cl->text, cl->text_len);
+	hwt_prefetch_bytes(cl->text, cl->text_len);
 	if (cl->steady) {
-		prefetch_bytes(cl->cur.engines, cl->cur.nengines * sizeof(*cl->cur.engines));
-		prefetch_bytes(cl->util, cl->cur.nengines * sizeof(*cl->util));
+		hwt_prefetch_bytes(cl->cur.engines, cl->cur.nengines * sizeof(*cl->cur.engines));
+		hwt_prefetch_bytes(cl->util, cl->cur.nengines * sizeof(*cl->util));
 		return;
 	}
 	if (i == 0)
