@@ -254,6 +254,16 @@ static void test_double_g15(void)
 	CHECK_EQ(bad, 0);
 }
 
+/* @rec shown twice through @v: with the metrics @first, then @second */
+static void with_metrics(struct out *o, struct field_views *v, struct hwt_record *rec,
+			 const struct hwt_metrics *first, const struct hwt_metrics *second)
+{
+	rec->metrics = first;
+	field_fmt__record(o, v, rec);
+	rec->metrics = second;
+	field_fmt__record(o, v, rec);
+}
+
 /*
  * Metrics after a record's fields: the keys of each set are made once, so
  * records of two sets in turn, a set whose names change in place, and -F
@@ -278,14 +288,9 @@ static void test_metrics_views(void)
 
 	out__init(&o, -1);
 	field_views__init(&v, FS_JSON, NULL, 0);
-	rec.metrics = &a;
-	field_fmt__record(&o, &v, &rec);
-	rec.metrics = &b;
-	field_fmt__record(&o, &v, &rec);
+	with_metrics(&o, &v, &rec, &a, &b);
 	b_defs[0].name = "W";	/* the same array, another name */
-	field_fmt__record(&o, &v, &rec);
-	rec.metrics = &a;
-	field_fmt__record(&o, &v, &rec);
+	with_metrics(&o, &v, &rec, &b, &a);
 	field_views__fini(&v);
 	o.buf[o.len] = 0;
 	CHECK_STR(o.buf,
@@ -301,10 +306,7 @@ static void test_metrics_views(void)
 	/* -F: the named fields and metrics; text style */
 	out__init(&o, -1);
 	field_views__init(&v, FS_TEXT, only, 3);
-	rec.metrics = &a;
-	field_fmt__record(&o, &v, &rec);
-	rec.metrics = &b;
-	field_fmt__record(&o, &v, &rec);
+	with_metrics(&o, &v, &rec, &a, &b);
 	field_views__fini(&v);
 	o.buf[o.len] = 0;
 	CHECK_STR(o.buf, "t: count=5 Clocks=123456789012\nt: count=5 Z=-\n");
