@@ -11,7 +11,7 @@ static uint64_t ts_freq(const struct hwt_aux_ctx *ctx)
 
 static const struct hwt_record_type *const record_types[] = {
 	&hwt_rt_i915_oa_report, &hwt_rt_i915_oa_lost, &hwt_rt_i915_oa_context,
-	&hwt_rt_i915_oa_stream, &hwt_rt_i915_oa_device, NULL,
+	&hwt_rt_i915_oa_stream, &hwt_rt_i915_oa_device, &hwt_rt_i915_oa_ctx_sums, NULL,
 };
 
 const struct hwt_device hwt_device_i915_oa = {

@@ -80,6 +80,24 @@ const struct hwt_record_type hwt_rt_i915_oa_device = {
 	.kind = HWT_RK_FRAMING,
 };
 
+/* report --metrics: what the metrics computer would have summed per context */
+static const struct hwt_field ctx_sums_fields[] = {
+	HWT_FIELD(struct hwt_i915_oa_report, ctx, HWT_FT_U32, HWT_FH_HEX),
+	HWT_FIELD(struct hwt_i915_oa_report, dts, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD(struct hwt_i915_oa_report, dticks, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD_VEC(struct hwt_i915_oa_report, da, na, HWT_FT_U64_VEC),
+	HWT_FIELD_VEC(struct hwt_i915_oa_report, db, nb, HWT_FT_U64_VEC),
+	HWT_FIELD_VEC(struct hwt_i915_oa_report, dc, nc, HWT_FT_U64_VEC),
+};
+
+const struct hwt_record_type hwt_rt_i915_oa_ctx_sums = {
+	.name = "i915_oa_ctx_sums",
+	.id = 3006,
+	.fields = ctx_sums_fields,
+	.nfields = sizeof(ctx_sums_fields) / sizeof(ctx_sums_fields[0]),
+	.kind = HWT_RK_SUMMARY,
+};
+
 static const struct hwt_field context_fields[] = {
 	HWT_FIELD(struct hwt_i915_oa_context, ctx, HWT_FT_U32, HWT_FH_HEX),
 	HWT_FIELD(struct hwt_i915_oa_context, reports, HWT_FT_U64, HWT_FH_DEC),
@@ -134,7 +152,10 @@ struct oa_state {
 	bool gen_given, freq_given, acc_ready;
 	bool header_only;	/* reports are only counted: skip their counters */
 	bool no_time;		/* no sink reads records: no per-report CPU time */
+	bool want_sums;		/* only per-context metrics are read (report --metrics) */
+	bool sums;		/* want_sums, and the format allows: see sample() */
 	struct hwt_i915_oa_accum acc;
+	struct hwt_i915_oa_sums sums_of;
 	struct hwt_i915_oa_delta d;
 	struct hwt_igt_correlation *corr;
 	uint32_t ncorr, corr_cap;
@@ -169,6 +190,10 @@ static void set_format(struct oa_state *s, uint32_t id)
 		return;
 	hwt_i915_oa_accum__init(&s->acc, s->fmt, s->gen);
 	s->acc_ready = true;
+	/* HSW's ticks are a counter (C2): decode_report() knows that, the sums do not */
+	s->sums = s->want_sums && s->gen >= 800 && s->fmt->size <= sizeof(s->sums_of.keep);
+	if (s->sums)
+		hwt_i915_oa__plan(s->fmt, &s->sums_of.plan);
 	s->st.format = s->fmt->name;
 	s->st.gen = s->gen;
 }
@@ -256,6 +281,8 @@ static void *oa_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 	/* a metrics computer reads the counters even when no sink does */
 	s->header_only = ctx->summary_only && !ctx->metrics;
 	s->no_time = ctx->summary_only;
+	s->want_sums = ctx->summary_only && ctx->metrics && ctx->metrics_groups_only;
+	hwt_i915_oa_sums__init(&s->sums_of);
 	s->st.format = "";
 	s->st.metric_set = s->metric_set;
 	s->devid = (uint32_t)p[HWT_I915_OA_PRIV_DEVID];
@@ -451,6 +478,13 @@ static bool aux_time(struct oa_state *s, uint64_t ts, uint64_t *cpu)
 	return true;
 }
 
+static void zero_report(struct oa_state *s, uint64_t off)
+{
+	s->st.zero_reports++;
+	hwt_diag__warn(s->diag, off, "i915 SAMPLE",
+		       "report header is all zero (unlanded report?): not used as a baseline");
+}
+
 static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t off)
 {
 	struct hwt_i915_oa_report r;
@@ -480,6 +514,18 @@ static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t o
 	diag->bytes.skipped += n - s->fmt->size;
 	/* s->fmt implies s->acc is ready; decode into its spare buffer (no copy) */
 	v = hwt_i915_oa_accum__next(&s->acc);
+	if (s->sums) {
+		/* only the per-context sums are read: no record, no counter decoded */
+		hwt_i915_oa__decode_header(s->fmt, s->gen, body, v);
+		hwt_i915_oa_accum__report(&s->acc, v, &s->d);
+		hwt_i915_oa_sums__report(&s->sums_of, body, v, &s->d,
+					 hwt_i915_oa__ctx_key(s->gen, v->ctx, v->ctx_valid));
+		s->st.samples++;
+		if (v->zero_hdr)
+			zero_report(s, off);
+		hwt_emit__count(s->emit, 1);
+		return;
+	}
 	/* the totals need no counters, except HSW's ticks (in C2) */
 	if (s->header_only && s->gen >= 800)
 		hwt_i915_oa__decode_header(s->fmt, s->gen, body, v);
@@ -487,11 +533,8 @@ static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t o
 		hwt_i915_oa__decode_report(s->fmt, s->gen, body, v);
 	hwt_i915_oa_accum__report(&s->acc, v, &s->d);
 	s->st.samples++;
-	if (v->zero_hdr) {
-		s->st.zero_reports++;
-		hwt_diag__warn(diag, off, "i915 SAMPLE",
-			       "report header is all zero (unlanded report?): not used as a baseline");
-	}
+	if (v->zero_hdr)
+		zero_report(s, off);
 	r = (struct hwt_i915_oa_report){
 		.reason = v->reason, .ts = v->ts, .ctx = v->ctx,
 		.ctx_valid = v->ctx_valid, .ticks = v->ticks,
@@ -611,6 +654,7 @@ static void on_record(void *ctx, uint32_t type, const uint8_t *body, size_t n, u
 			s->st.report_lost++;
 		if (s->acc_ready)
 			hwt_i915_oa_accum__lost(&s->acc, l.kind);
+		hwt_i915_oa_sums__lost(&s->sums_of);
 		hwt_emit__record(s->emit, &hwt_rt_i915_oa_lost, &l, off);
 		return;
 	case IGT_PERF_RECORD_VERSION:
@@ -653,6 +697,7 @@ static size_t oa_decode(void *state, const struct hwt_chunk *chunk, const struct
 {
 	struct oa_state *s = state;
 	struct hwt_i915_walk w = { .record = on_record, .known = known, .ctx = s };
+	size_t used;
 
 	s->emit = emit;
 	s->diag = emit->diag;
@@ -667,8 +712,32 @@ static size_t oa_decode(void *state, const struct hwt_chunk *chunk, const struct
 	}
 	if (s->st.source == 2 && !s->no_time)
 		look_ahead(s, chunk->data, chunk->size, chunk->file_offset);
-	return hwt_i915_stream__walk(chunk->data, chunk->size, chunk->file_offset, chunk->last,
+	used = hwt_i915_stream__walk(chunk->data, chunk->size, chunk->file_offset, chunk->last,
 				     &w, emit->diag);
+	if (s->sums)
+		hwt_i915_oa_sums__piece_end(&s->sums_of, s->fmt);
+	return used;
+}
+
+/* report --metrics: each context's sums, in the order of their first delta */
+static void emit_sums(struct oa_state *s, const struct hwt_emit *emit)
+{
+	const struct hwt_i915_oa_plan *p = &s->sums_of.plan;
+
+	if (s->sums_of.dropped)
+		hwt_diag__warn(emit->diag, 0, RT, "more than %u contexts (or no memory): the "
+			       "deltas of %llu reports are in no context's metrics",
+			       HWT_I915_OA_MAX_CTXS, (unsigned long long)s->sums_of.dropped);
+	for (uint32_t i = 0; i < s->sums_of.nctxs; i++) {
+		const struct hwt_i915_oa_ctx_sum *c = &s->sums_of.ctxs[i];
+		struct hwt_i915_oa_report r = {
+			.ctx = c->ctx, .has_delta = true, .dts = c->dts, .dticks = c->dticks,
+			.da = c->v, .db = c->v + p->na, .dc = c->v + p->na + p->nb,
+			.na = p->na, .nb = p->nb, .nc = p->nc,
+		};
+
+		hwt_emit__record(emit, &hwt_rt_i915_oa_ctx_sums, &r, 0);
+	}
 }
 
 static void oa_finish(void *state, const struct hwt_emit *emit)
@@ -701,6 +770,8 @@ static void oa_finish(void *state, const struct hwt_emit *emit)
 						&c.cpu_end);
 		hwt_emit__record(emit, &hwt_rt_i915_oa_context, &c, 0);
 	}
+	if (s->sums)
+		emit_sums(s, emit);
 }
 
 static void oa_free(void *state)
@@ -710,6 +781,7 @@ static void oa_free(void *state)
 	if (!s)
 		return;
 	hwt_i915_oa_accum__exit(&s->acc);
+	hwt_i915_oa_sums__exit(&s->sums_of);
 	free(s->corr);
 	free(s->topology);
 	free(s);

@@ -267,6 +267,103 @@ void hwt_i915_oa_accum__report(struct hwt_i915_oa_accum *acc, const struct hwt_i
 /* An OA_REPORT_LOST (@buffer false) or OA_BUFFER_LOST (@buffer true, drops the baseline). */
 void hwt_i915_oa_accum__lost(struct hwt_i915_oa_accum *acc, bool buffer);
 
+/* one run of counters of a plan: @count of @bits at byte @off (40-bit: high bytes at @hi_off) */
+struct hwt_i915_oa_run {
+	uint8_t bits, count;
+	uint16_t off, hi_off, dst;	/* @dst: index of the first in the sums */
+};
+
+/**
+ * struct hwt_i915_oa_plan - how to take a format's deltas straight from the bytes
+ * @runs:	the format's runs, neighbours merged, @nruns of them
+ * @na, @nb, @nc: counters of each kind, as hwt_i915_oa__decode_report() gives;
+ *		the sums hold the A counters, then the B, then the C
+ * @avx2:	the CPU has AVX2: eight counters a step
+ */
+struct hwt_i915_oa_plan {
+	struct hwt_i915_oa_run runs[I915_OA_MAX_SEGS];
+	uint32_t nruns;
+	uint32_t na, nb, nc;
+	bool avx2;
+};
+
+void hwt_i915_oa__plan(const struct hwt_i915_oa_format *fmt, struct hwt_i915_oa_plan *plan);
+
+/**
+ * hwt_i915_oa__add_deltas - add one report's counter deltas to sums, from the bytes
+ * @plan:	the layout of both reports (hwt_i915_oa__plan())
+ * @cur:	the report
+ * @prev:	its baseline
+ * @sums:	plan->na + plan->nb + plan->nc sums
+ *
+ * What decoding both reports and hwt_i915_oa_accum__report()'s deltas would
+ * add, without either: each counter's difference modulo 2^width.
+ */
+void hwt_i915_oa__add_deltas(const struct hwt_i915_oa_plan *plan, const uint8_t *cur,
+			     const uint8_t *prev, uint64_t *sums);
+
+/* ---- per-context delta sums (i915_oa_sums.c) --------------------------------- */
+
+/* one context's sums: the deltas of the reports that follow one of its reports */
+struct hwt_i915_oa_ctx_sum {
+	uint32_t ctx;
+	uint64_t dts, dticks;
+	uint64_t v[I915_OA_MAX_A + 2 * I915_OA_MAX_BC];	/* A, B then C (the plan's) */
+};
+
+/**
+ * struct hwt_i915_oa_sums - per-context sums of every counter's deltas
+ * @plan:	the format's (set by the caller)
+ * @ctxs:	the contexts in the order their first delta came, @nctxs of them
+ * @last:	index in @ctxs of the context last summed into, or -1
+ * @prev_key:	context key of the latest report
+ * @have_prev:	a report came since the start or the last lost record
+ * @base:	the baseline report's bytes: in the piece being decoded, or @keep
+ * @keep:	the baseline, copied when its piece ends
+ * @dropped:	deltas not summed: more than HWT_I915_OA_MAX_CTXS contexts, or no memory
+ *
+ * The metrics computer's per-context sums (i915_oa_metrics.c) done in the
+ * decoder when only those sums are wanted (report --metrics): the reports'
+ * counters are never decoded, only subtracted and added.
+ */
+struct hwt_i915_oa_sums {
+	struct hwt_i915_oa_plan plan;
+	struct hwt_i915_oa_ctx_sum *ctxs;
+	uint32_t nctxs, cap;
+	int32_t last;
+	uint32_t prev_key;
+	bool have_prev;
+	const uint8_t *base;
+	uint8_t keep[256];
+	uint64_t dropped;
+};
+
+void hwt_i915_oa_sums__init(struct hwt_i915_oa_sums *s);
+void hwt_i915_oa_sums__exit(struct hwt_i915_oa_sums *s);
+
+/**
+ * hwt_i915_oa_sums__report - take one report (already passed to the accumulator)
+ * @s:		the sums
+ * @body:	its bytes, valid until the piece ends (hwt_i915_oa_sums__piece_end())
+ * @v:		its header (hwt_i915_oa__decode_header())
+ * @d:		the accumulator's deltas ending at it (d->valid: it has a baseline)
+ * @key:	its context key (hwt_i915_oa__ctx_key())
+ *
+ * As the metrics computer: the deltas ending at a report go to the context
+ * of the report before it, unless a lost record came between them.
+ */
+void hwt_i915_oa_sums__report(struct hwt_i915_oa_sums *s, const uint8_t *body, const struct hwt_i915_oa_values *v,
+			      const struct hwt_i915_oa_delta *d, uint32_t key);
+
+/* a lost record (either kind): the next report's deltas go to no context */
+static inline void hwt_i915_oa_sums__lost(struct hwt_i915_oa_sums *s)
+{
+	s->have_prev = false;
+}
+
+/* the piece's bytes go away: keep the baseline */
+void hwt_i915_oa_sums__piece_end(struct hwt_i915_oa_sums *s, const struct hwt_i915_oa_format *fmt);
+
 /* Context key as IGT's reader groups reports: ctx id, or invalid when not valid (< Gfx12). */
 uint32_t hwt_i915_oa__ctx_key(uint32_t gen, uint32_t ctx, bool ctx_valid);
 
@@ -320,6 +417,7 @@ extern const struct hwt_record_type hwt_rt_i915_oa_report;
 extern const struct hwt_record_type hwt_rt_i915_oa_lost;
 extern const struct hwt_record_type hwt_rt_i915_oa_context;
 extern const struct hwt_record_type hwt_rt_i915_oa_device;
+extern const struct hwt_record_type hwt_rt_i915_oa_ctx_sums;
 extern const struct hwt_metrics_ops hwt_i915_oa_metrics;
 extern const struct hwt_record_type hwt_rt_i915_oa_stream;
 extern const struct hwt_decoder_ops hwt_i915_oa_decoder;

@@ -273,6 +273,21 @@ static struct ctx_sum *ctx_sum(struct met *m, uint32_t ctx)
 	return &m->ctxs[m->nctxs++];
 }
 
+/* deltas @r (a report's, or a context's sums) added to the sums of context @ctx */
+static void add_to(struct met *m, uint32_t ctx, const struct hwt_i915_oa_report *r)
+{
+	struct ctx_sum *c = ctx_sum(m, ctx);
+
+	if (!c)
+		return;
+	if (m->slots_apart) {
+		add_deltas(m->set, r, c->d);
+	} else {
+		deltas(m->set, r, m->d);
+		add_u64(c->d, m->d, IGT_PERF_MAX_DELTAS);
+	}
+}
+
 static const struct hwt_metrics *met_record(void *state, const struct hwt_record *rec)
 {
 	struct met *m = state;
@@ -291,25 +306,28 @@ static const struct hwt_metrics *met_record(void *state, const struct hwt_record
 		m->have_prev = false;	/* as the decoder: no delta across a loss */
 		return NULL;
 	}
+	if (rec->type == &hwt_rt_i915_oa_ctx_sums) {
+		/* the decoder summed the context for us (report --metrics) */
+		if (!m->failed && (m->set || start(m)))
+			add_to(m, r->ctx, r);
+		return NULL;
+	}
 	if (rec->type != &hwt_rt_i915_oa_report || m->failed)
 		return NULL;
 	if (!m->set && !start(m))
 		return NULL;
 	key = hwt_i915_oa__ctx_key(m->dev.gen, r->ctx, r->ctx_valid);
-	if (r->has_delta) {
+	if (r->has_delta && m->groups_only) {
+		if (m->have_prev)
+			add_to(m, m->prev_ctx, r);
+	} else if (r->has_delta) {
 		struct ctx_sum *c = m->have_prev ? ctx_sum(m, m->prev_ctx) : NULL;
 
-		if (m->groups_only && m->slots_apart) {
-			/* only the sums: add the deltas where deltas() would put them */
-			if (c)
-				add_deltas(m->set, r, c->d);
-		} else {
-			deltas(m->set, r, m->d);
-			if (c)
-				add_u64(c->d, m->d, IGT_PERF_MAX_DELTAS);
-			eval(m, m->d);
-			out = &m->m;
-		}
+		deltas(m->set, r, m->d);
+		if (c)
+			add_u64(c->d, m->d, IGT_PERF_MAX_DELTAS);
+		eval(m, m->d);
+		out = &m->m;
 	}
 	m->prev_ctx = key;
 	m->have_prev = true;

@@ -10,6 +10,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "i915_oa_internal.h"
 #include "le.h"
@@ -135,4 +138,182 @@ void hwt_i915_oa__decode_report(const struct hwt_i915_oa_format *fmt, uint32_t g
 	/* HSW: RenderBasic routes the GPU clock to C2 (IGT hsw_read_report_ticks) */
 	if (gen < 800 && v->nc > 2)
 		v->ticks = v->c[2];
+}
+
+/*
+ * The deltas of runs of counters, straight from two reports' bytes: s[i] +=
+ * (cur[i] - prev[i]) mod 2^bits.  A 40-bit delta is the low dwords'
+ * difference with, above it, the high bytes' difference less the low
+ * dwords' borrow.  The plan merges runs that follow each other in both the
+ * report and the sums, and picks AVX2 (eight counters a step) when the CPU
+ * has it; SSE2 (four) and plain C finish what is left.
+ */
+static inline __attribute__((always_inline)) void
+add_run(const struct hwt_i915_oa_run *r, uint32_t i, const uint8_t *cur, const uint8_t *prev,
+	uint64_t *s)
+{
+	const uint8_t *qc = cur + r->off, *qp = prev + r->off;
+	const uint8_t *hc = cur + r->hi_off, *hp = prev + r->hi_off;
+	uint32_t n = r->count;
+#ifdef __SSE2__
+	const __m128i zero = _mm_setzero_si128(), bias = _mm_set1_epi32((int)0x80000000u);
+	const __m128i byte = _mm_set1_epi32(0xff);
+	__m128i lc, lp, d, b, h, s0, s1;
+#endif
+
+	switch (r->bits) {
+	case 64:
+		for (; i < n; i++)
+			s[i] += hwt_le64(qc + 8 * i) - hwt_le64(qp + 8 * i);
+		break;
+	case 40:
+#ifdef __SSE2__
+		for (; i + 4 <= n; i += 4) {
+			lc = _mm_loadu_si128((const __m128i *)(qc + 4 * i));
+			lp = _mm_loadu_si128((const __m128i *)(qp + 4 * i));
+			d = _mm_sub_epi32(lc, lp);
+			/* -1 where lc < lp (unsigned): the borrow from the high byte */
+			b = _mm_cmpgt_epi32(_mm_xor_si128(lp, bias), _mm_xor_si128(lc, bias));
+			h = _mm_sub_epi32(
+				_mm_unpacklo_epi16(_mm_unpacklo_epi8(
+					_mm_cvtsi32_si128((int)hwt_le32(hc + i)), zero), zero),
+				_mm_unpacklo_epi16(_mm_unpacklo_epi8(
+					_mm_cvtsi32_si128((int)hwt_le32(hp + i)), zero), zero));
+			h = _mm_and_si128(_mm_add_epi32(h, b), byte);
+			s0 = _mm_loadu_si128((const __m128i *)(s + i));
+			s1 = _mm_loadu_si128((const __m128i *)(s + i + 2));
+			_mm_storeu_si128((__m128i *)(s + i),
+					 _mm_add_epi64(s0, _mm_unpacklo_epi32(d, h)));
+			_mm_storeu_si128((__m128i *)(s + i + 2),
+					 _mm_add_epi64(s1, _mm_unpackhi_epi32(d, h)));
+		}
+#endif
+		for (; i < n; i++)
+			s[i] += ((hwt_le32(qc + 4 * i) | (uint64_t)hc[i] << 32) -
+				 (hwt_le32(qp + 4 * i) | (uint64_t)hp[i] << 32)) & ((1ull << 40) - 1);
+		break;
+	default:
+#ifdef __SSE2__
+		for (; i + 4 <= n; i += 4) {
+			lc = _mm_loadu_si128((const __m128i *)(qc + 4 * i));
+			lp = _mm_loadu_si128((const __m128i *)(qp + 4 * i));
+			d = _mm_sub_epi32(lc, lp);
+			s0 = _mm_loadu_si128((const __m128i *)(s + i));
+			s1 = _mm_loadu_si128((const __m128i *)(s + i + 2));
+			_mm_storeu_si128((__m128i *)(s + i), _mm_add_epi64(s0, _mm_unpacklo_epi32(d, zero)));
+			_mm_storeu_si128((__m128i *)(s + i + 2),
+					 _mm_add_epi64(s1, _mm_unpackhi_epi32(d, zero)));
+		}
+#endif
+		for (; i < n; i++)
+			s[i] += (uint32_t)(hwt_le32(qc + 4 * i) - hwt_le32(qp + 4 * i));
+		break;
+	}
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define HAVE_AVX2_PATH 1
+/*
+ * Eight counters a step.  AVX2 unpacks within 128-bit halves: the dwords are
+ * first put in order 0 1 4 5 2 3 6 7, so that the unpacked u64s come out as
+ * counters 0-3 then 4-7.
+ */
+__attribute__((target("avx2")))
+static void add_deltas_avx2(const struct hwt_i915_oa_plan *plan, const uint8_t *cur,
+			    const uint8_t *prev, uint64_t *sums)
+{
+	const __m256i zero = _mm256_setzero_si256(), ones = _mm256_set1_epi32(-1);
+	const __m256i byte = _mm256_set1_epi32(0xff);
+
+	for (uint32_t k = 0; k < plan->nruns; k++) {
+		const struct hwt_i915_oa_run *r = &plan->runs[k];
+		const uint8_t *qc = cur + r->off, *qp = prev + r->off;
+		const uint8_t *hc = cur + r->hi_off, *hp = prev + r->hi_off;
+		uint64_t *s = sums + r->dst;
+		uint32_t i = 0;
+
+		for (; r->bits != 64 && i + 8 <= r->count; i += 8) {
+			__m256i lc = _mm256_loadu_si256((const __m256i *)(qc + 4 * i));
+			__m256i lp = _mm256_loadu_si256((const __m256i *)(qp + 4 * i));
+			__m256i d = _mm256_permute4x64_epi64(_mm256_sub_epi32(lc, lp), 0xd8);
+			__m256i h = zero, s0, s1;
+
+			if (r->bits == 40) {
+				/* -1 where lc >= lp: no borrow; its complement is the borrow */
+				__m256i nb = _mm256_cmpeq_epi32(_mm256_max_epu32(lc, lp), lc);
+				__m128i bc = _mm_loadl_epi64((const __m128i *)(hc + i));
+				__m128i bp = _mm_loadl_epi64((const __m128i *)(hp + i));
+
+				h = _mm256_sub_epi32(_mm256_cvtepu8_epi32(bc), _mm256_cvtepu8_epi32(bp));
+				h = _mm256_and_si256(_mm256_add_epi32(h, _mm256_xor_si256(nb, ones)),
+						     byte);
+				h = _mm256_permute4x64_epi64(h, 0xd8);
+			}
+			s0 = _mm256_loadu_si256((const __m256i *)(s + i));
+			s1 = _mm256_loadu_si256((const __m256i *)(s + i + 4));
+			_mm256_storeu_si256((__m256i *)(s + i),
+					    _mm256_add_epi64(s0, _mm256_unpacklo_epi32(d, h)));
+			_mm256_storeu_si256((__m256i *)(s + i + 4),
+					    _mm256_add_epi64(s1, _mm256_unpackhi_epi32(d, h)));
+		}
+		add_run(r, i, cur, prev, s);
+	}
+}
+#endif
+
+void hwt_i915_oa__plan(const struct hwt_i915_oa_format *fmt, struct hwt_i915_oa_plan *plan)
+{
+	uint32_t n[3] = { 0, 0, 0 }, base[3];
+	const uint32_t max[3] = { I915_OA_MAX_A, I915_OA_MAX_BC, I915_OA_MAX_BC };
+
+	memset(plan, 0, sizeof(*plan));
+	/* the runs read_counters() keeps: how many of each kind */
+	for (uint32_t i = 0; i < fmt->nsegs; i++) {
+		uint32_t k = fmt->segs[i].kind == 'a' ? 0 : fmt->segs[i].kind == 'b' ? 1 : 2;
+
+		if (n[k] + fmt->segs[i].count <= max[k])
+			n[k] += fmt->segs[i].count;
+	}
+	plan->na = n[0];
+	plan->nb = n[1];
+	plan->nc = n[2];
+	base[0] = 0;
+	base[1] = n[0];
+	base[2] = n[0] + n[1];
+	n[0] = n[1] = n[2] = 0;
+	for (uint32_t i = 0; i < fmt->nsegs; i++) {
+		const struct hwt_i915_oa_seg *seg = &fmt->segs[i];
+		uint32_t k = seg->kind == 'a' ? 0 : seg->kind == 'b' ? 1 : 2;
+		struct hwt_i915_oa_run *last = plan->nruns ? &plan->runs[plan->nruns - 1] : NULL;
+		uint32_t dst = base[k] + n[k];
+
+		if (n[k] + seg->count > max[k])
+			continue;
+		n[k] += seg->count;
+		if (last && seg->bits == 32 && last->bits == 32 &&
+		    last->off + 4u * last->count == seg->off && last->dst + last->count == dst) {
+			last->count += seg->count;	/* e.g. B then C */
+			continue;
+		}
+		plan->runs[plan->nruns++] = (struct hwt_i915_oa_run){
+			.bits = seg->bits, .count = seg->count, .off = seg->off,
+			.hi_off = seg->hi_off, .dst = (uint16_t)dst,
+		};
+	}
+#ifdef HAVE_AVX2_PATH
+	plan->avx2 = __builtin_cpu_supports("avx2");
+#endif
+}
+
+void hwt_i915_oa__add_deltas(const struct hwt_i915_oa_plan *plan, const uint8_t *cur,
+			     const uint8_t *prev, uint64_t *sums)
+{
+#ifdef HAVE_AVX2_PATH
+	if (plan->avx2) {
+		add_deltas_avx2(plan, cur, prev, sums);
+		return;
+	}
+#endif
+	for (uint32_t k = 0; k < plan->nruns; k++)
+		add_run(&plan->runs[k], 0, cur, prev, sums + plan->runs[k].dst);
 }

@@ -28,7 +28,7 @@ static const struct {
 	  { "cxl_hmu_unit", "cxl_hmu_packet", "cxl_hmu_summary", "cxl_hmu_hot" } },
 	{ "i915-oa", "i915_oa0", 0x48570002, 32,	/* layout 2 */
 	  { "i915_oa_report", "i915_oa_lost", "i915_oa_context", "i915_oa_stream",
-	    "i915_oa_device" } },
+	    "i915_oa_device", "i915_oa_ctx_sums" } },
 	{ "panthor", "panthor_perf0", 0x48570001, 16,
 	  { "panthor_block", "panthor_sample", "panthor_summary", "panthor_block_total",
 	    "panthor_aggregate", "panthor_counter" } },
