@@ -44,6 +44,7 @@ struct met {
 	uint64_t topo[HWT_I915_OA_TOPO_MAX / 8];	/* perf.data's topology */
 	bool have_dev, failed;
 	bool groups_only;	/* report: no per-report values */
+	bool no_groups;		/* script: no per-context sums */
 	bool slots_apart;	/* the set's delta slots do not overlap: add_deltas() */
 	struct igt_perf *perf;
 	const struct igt_metric_set *set;
@@ -52,6 +53,7 @@ struct met {
 	uint64_t *uvals;
 	struct hwt_metrics m;
 	uint64_t d[IGT_PERF_MAX_DELTAS];
+	uint32_t dn[3];		/* the counts @d was last filled with */
 	uint32_t prev_ctx;
 	bool have_prev;
 	struct ctx_sum *ctxs;
@@ -94,6 +96,7 @@ static void *met_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 	m->diag = diag;
 	m->want = hwt_aux_ctx__opt(ctx, "metric-set");
 	m->groups_only = ctx->metrics_groups_only;
+	m->no_groups = ctx->metrics_no_groups;
 	m->last = -1;
 	if (!ctx->raw && ctx->npriv > HWT_I915_OA_PRIV_TS_FREQ) {
 		m->dev.devid = (uint32_t)ctx->priv[HWT_I915_OA_PRIV_DEVID];
@@ -197,20 +200,35 @@ static void eval(struct met *m, uint64_t *d)
 	}
 }
 
-/* the report's deltas where IGT's accumulator puts them */
-static void deltas(const struct igt_metric_set *s, const struct hwt_i915_oa_report *r,
-		   uint64_t *d)
+/*
+ * The report's deltas where IGT's accumulator puts them, in m->d.  The slots
+ * filled depend on the set and the counts only: m->d is cleared when those
+ * change, not on every report.
+ */
+static void deltas(struct met *m, const struct hwt_i915_oa_report *r)
 {
-	memset(d, 0, IGT_PERF_MAX_DELTAS * sizeof(*d));
+	const struct igt_metric_set *s = m->set;
+	uint32_t a0 = (uint32_t)s->a_offset, b0 = (uint32_t)s->b_offset;
+	uint32_t na = r->na, nb = r->nb < 8 ? r->nb : 8, nc = r->nc < 8 ? r->nc : 8;
+	uint64_t *d = m->d;
+
+	if (m->dn[0] != r->na || m->dn[1] != r->nb || m->dn[2] != r->nc) {
+		memset(d, 0, IGT_PERF_MAX_DELTAS * sizeof(*d));
+		m->dn[0] = r->na;
+		m->dn[1] = r->nb;
+		m->dn[2] = r->nc;
+	}
+	/* A stops where B starts; eight B and eight C at most */
+	if (a0 >= b0)
+		na = 0;
+	else if (na > b0 - a0)
+		na = b0 - a0;
 	/* HSW has no clock slot: its offset is the timestamp's, written after */
 	d[s->gpu_clock_offset] = r->dticks;
 	d[s->gpu_time_offset] = r->dts;
-	for (uint32_t i = 0; i < r->na && s->a_offset + i < (uint32_t)s->b_offset; i++)
-		d[s->a_offset + i] = r->da[i];
-	for (uint32_t i = 0; i < r->nb && i < 8; i++)
-		d[s->b_offset + i] = r->db[i];
-	for (uint32_t i = 0; i < r->nc && i < 8; i++)
-		d[s->c_offset + i] = r->dc[i];
+	memcpy(d + s->a_offset, r->da, na * sizeof(*d));
+	memcpy(d + s->b_offset, r->db, nb * sizeof(*d));
+	memcpy(d + s->c_offset, r->dc, nc * sizeof(*d));
 }
 
 /* d[i] += s[i]: two at a time, @d and @s apart (a context's sums, a report's deltas) */
@@ -283,7 +301,7 @@ static void add_to(struct met *m, uint32_t ctx, const struct hwt_i915_oa_report 
 	if (m->slots_apart) {
 		add_deltas(m->set, r, c->d);
 	} else {
-		deltas(m->set, r, m->d);
+		deltas(m, r);
 		add_u64(c->d, m->d, IGT_PERF_MAX_DELTAS);
 	}
 }
@@ -321,9 +339,9 @@ static const struct hwt_metrics *met_record(void *state, const struct hwt_record
 		if (m->have_prev)
 			add_to(m, m->prev_ctx, r);
 	} else if (r->has_delta) {
-		struct ctx_sum *c = m->have_prev ? ctx_sum(m, m->prev_ctx) : NULL;
+		struct ctx_sum *c = m->have_prev && !m->no_groups ? ctx_sum(m, m->prev_ctx) : NULL;
 
-		deltas(m->set, r, m->d);
+		deltas(m, r);
 		if (c)
 			add_u64(c->d, m->d, IGT_PERF_MAX_DELTAS);
 		eval(m, m->d);

@@ -222,41 +222,53 @@ __attribute__((target("avx2")))
 static void add_deltas_avx2(const struct hwt_i915_oa_plan *plan, const uint8_t *cur,
 			    const uint8_t *prev, uint64_t *sums)
 {
-	const __m256i zero = _mm256_setzero_si256(), ones = _mm256_set1_epi32(-1);
-	const __m256i byte = _mm256_set1_epi32(0xff);
+	const __m256i ones = _mm256_set1_epi32(-1), byte = _mm256_set1_epi32(0xff);
+	const __m256i zero = _mm256_setzero_si256();
 
 	for (uint32_t k = 0; k < plan->nruns; k++) {
-		const struct hwt_i915_oa_run *r = &plan->runs[k];
-		const uint8_t *qc = cur + r->off, *qp = prev + r->off;
-		const uint8_t *hc = cur + r->hi_off, *hp = prev + r->hi_off;
-		uint64_t *s = sums + r->dst;
+		/* a copy: the stores below cannot change it, so it stays in registers */
+		const struct hwt_i915_oa_run r = plan->runs[k];
+		const uint8_t *qc = cur + r.off, *qp = prev + r.off;
+		const uint8_t *hc = cur + r.hi_off, *hp = prev + r.hi_off;
+		uint64_t *s = sums + r.dst;
 		uint32_t i = 0;
 
-		for (; r->bits != 64 && i + 8 <= r->count; i += 8) {
-			__m256i lc = _mm256_loadu_si256((const __m256i *)(qc + 4 * i));
-			__m256i lp = _mm256_loadu_si256((const __m256i *)(qp + 4 * i));
-			__m256i d = _mm256_permute4x64_epi64(_mm256_sub_epi32(lc, lp), 0xd8);
-			__m256i h = zero, s0, s1;
-
-			if (r->bits == 40) {
+		if (r.bits == 40) {
+			for (; i + 8 <= r.count; i += 8) {
+				__m256i lc = _mm256_loadu_si256((const __m256i *)(qc + 4 * i));
+				__m256i lp = _mm256_loadu_si256((const __m256i *)(qp + 4 * i));
+				__m256i d = _mm256_permute4x64_epi64(_mm256_sub_epi32(lc, lp), 0xd8);
 				/* -1 where lc >= lp: no borrow; its complement is the borrow */
 				__m256i nb = _mm256_cmpeq_epi32(_mm256_max_epu32(lc, lp), lc);
-				__m128i bc = _mm_loadl_epi64((const __m128i *)(hc + i));
-				__m128i bp = _mm_loadl_epi64((const __m128i *)(hp + i));
+				__m256i hc8 = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(hc + i)));
+				__m256i hp8 = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(hp + i)));
+				__m256i h = _mm256_add_epi32(_mm256_sub_epi32(hc8, hp8),
+							     _mm256_xor_si256(nb, ones));
 
-				h = _mm256_sub_epi32(_mm256_cvtepu8_epi32(bc), _mm256_cvtepu8_epi32(bp));
-				h = _mm256_and_si256(_mm256_add_epi32(h, _mm256_xor_si256(nb, ones)),
-						     byte);
-				h = _mm256_permute4x64_epi64(h, 0xd8);
+				h = _mm256_permute4x64_epi64(_mm256_and_si256(h, byte), 0xd8);
+				_mm256_storeu_si256((__m256i *)(s + i),
+					_mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(s + i)),
+							 _mm256_unpacklo_epi32(d, h)));
+				_mm256_storeu_si256((__m256i *)(s + i + 4),
+					_mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(s + i + 4)),
+							 _mm256_unpackhi_epi32(d, h)));
 			}
-			s0 = _mm256_loadu_si256((const __m256i *)(s + i));
-			s1 = _mm256_loadu_si256((const __m256i *)(s + i + 4));
-			_mm256_storeu_si256((__m256i *)(s + i),
-					    _mm256_add_epi64(s0, _mm256_unpacklo_epi32(d, h)));
-			_mm256_storeu_si256((__m256i *)(s + i + 4),
-					    _mm256_add_epi64(s1, _mm256_unpackhi_epi32(d, h)));
+		} else if (r.bits == 32) {
+			for (; i + 8 <= r.count; i += 8) {
+				__m256i lc = _mm256_loadu_si256((const __m256i *)(qc + 4 * i));
+				__m256i lp = _mm256_loadu_si256((const __m256i *)(qp + 4 * i));
+				__m256i d = _mm256_permute4x64_epi64(_mm256_sub_epi32(lc, lp), 0xd8);
+
+				_mm256_storeu_si256((__m256i *)(s + i),
+					_mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(s + i)),
+							 _mm256_unpacklo_epi32(d, zero)));
+				_mm256_storeu_si256((__m256i *)(s + i + 4),
+					_mm256_add_epi64(_mm256_loadu_si256((const __m256i *)(s + i + 4)),
+							 _mm256_unpackhi_epi32(d, zero)));
+			}
 		}
-		add_run(r, i, cur, prev, s);
+		if (i < r.count)
+			add_run(&r, i, cur, prev, s);
 	}
 }
 #endif

@@ -55,6 +55,9 @@ struct hwt_device;
  * @metrics:	a metrics computer reads every data record: even with
  *		@summary_only, a decoder keeps what the computer reads (counters)
  *		and may still leave out what only a sink would (e.g. CPU times)
+ * @metrics_no_groups: nobody asks the metrics computer for its groups (the
+ *		sink has no metrics callback: script, Python): it may skip
+ *		the sums behind them
  */
 struct hwt_aux_ctx {
 	uint32_t auxtrace_type;
@@ -69,6 +72,7 @@ struct hwt_aux_ctx {
 	bool summary_only;
 	bool metrics_groups_only;
 	bool metrics;
+	bool metrics_no_groups;
 };
 
 /**
