@@ -3,10 +3,14 @@
 # i915 OA decode throughput.  $1 = perf-hwtrace.
 #  1. a >= 1 GiB raw stream: every report decoded into records (decode --null)
 #     and the per-context totals alone (decode --report), vs cat
-#  2. on one IGT file: our report vs i915-perf-reader -c all (totals),
-#     our script --json vs i915-perf-reader -r -c all (per report)
+#  2. metrics over an IGT file as large: per context and per report, and the
+#     peak RSS at a quarter of the size (flat memory)
+#  3. on one IGT file: our report vs i915-perf-reader -c all (totals),
+#     our script --json vs i915-perf-reader -r -c all (per report), and the
+#     same with --metrics
 # Each time is the best of $BENCH_RUNS runs (default 3), for both tools alike:
-# the machine may be shared.  BENCH_SIZE=<MiB> shrinks step 1 (default 1024).
+# the machine may be shared.  BENCH_SIZE=<MiB> shrinks steps 1
+# and 2 (default 1024).
 set -euo pipefail
 HWTRACE=${1:?usage: i915_oa.sh path/to/perf-hwtrace}
 DIR=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,6 +49,35 @@ printf 'i915-oa:   records (decode --null): %.2fs, %.0f reports/s, %.0f MB/s (ta
 	"$t_rec" "$(echo "$reports / $t_rec" | bc -l)" "$(echo "$bytes / $t_rec / 1000000" | bc -l)"
 printf 'i915-oa:   totals (decode --report): %.2fs, %.0f reports/s, %.0f MB/s\n' \
 	"$t_tot" "$(echo "$reports / $t_tot" | bc -l)" "$(echo "$bytes / $t_tot / 1000000" | bc -l)"
+
+# metrics over >= 1 GiB (issue 11): an IGT file of the same reports (TGL
+# RenderBasic), per context (report --metrics) and per report (script
+# --metrics --null: every equation on every report, nothing printed); peak
+# RSS at a quarter of the size as well: memory is flat when both agree
+# within 8 MiB
+$GEN --no-lost --reports 4000 --scale "$SIZE" -o "$TMP/big.igt" > /dev/null
+$GEN --no-lost --reports 4000 --scale $((SIZE / 4 > 0 ? SIZE / 4 : 1)) -o "$TMP/quarter.igt" > /dev/null
+ibytes=$(stat -c %s "$TMP/big.igt")
+cat "$TMP/big.igt" "$TMP/quarter.igt" > /dev/null
+rm -f "$TMP/big.raw"	# the page cache and the disk hold one large file at a time
+rss() { python3 "$DIR/bench/measure.py" "$@" | cut -d' ' -f2; }
+for w in "per context|report --metrics" "per report|script --metrics --null"; do
+	IFS='|' read -r what cmd <<<"$w"
+	# shellcheck disable=SC2086 # cmd is words
+	t=$(secs "$HWTRACE" $cmd -i "$TMP/big.igt")
+	# shellcheck disable=SC2086
+	r_big=$(rss "$HWTRACE" $cmd -i "$TMP/big.igt")
+	# shellcheck disable=SC2086
+	r_small=$(rss "$HWTRACE" $cmd -i "$TMP/quarter.igt")
+	mbs=$(echo "$ibytes / $t / 1000000" | bc -l)
+	printf 'i915-oa: metrics %s (%s), %d MiB IGT file: %.2fs, %.0f MB/s (target >= 1000 MB/s: %s)\n' \
+		"$what" "$cmd" $((ibytes >> 20)) "$t" "$mbs" \
+		"$([ "$(echo "$mbs >= 1000" | bc -l)" = 1 ] && echo met || echo "NOT met")"
+	printf 'i915-oa:     peak RSS %d MiB at a quarter, %d MiB at the whole (flat within 8 MiB: %s)\n' \
+		$((r_small / 1024)) $((r_big / 1024)) \
+		"$([ $((r_big - r_small)) -le 8192 ] && [ $((r_small - r_big)) -le 8192 ] && echo met || echo "NOT met")"
+done
+rm -f "$TMP/big.igt" "$TMP/quarter.igt"
 
 # the same IGT file for both tools (~10 MB, as the issue's measurement)
 $GEN --no-lost --reports 4000 --scale 10 -o "$TMP/igt.rec" > /dev/null
