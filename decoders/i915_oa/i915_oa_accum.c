@@ -121,8 +121,9 @@ static uint32_t min_u32(uint32_t a, uint32_t b)
 	return a < b ? a : b;
 }
 
-void hwt_i915_oa_accum__report(struct hwt_i915_oa_accum *acc, const struct hwt_i915_oa_values *v,
-			       struct hwt_i915_oa_delta *d)
+static inline __attribute__((always_inline)) void
+report(struct hwt_i915_oa_accum *acc, const struct hwt_i915_oa_values *v,
+       struct hwt_i915_oa_delta *d, bool taken)
 {
 	const struct hwt_i915_oa_values *p = &acc->slot[acc->prev];
 	struct hwt_i915_oa_values *next = hwt_i915_oa_accum__next(acc);
@@ -141,7 +142,7 @@ void hwt_i915_oa_accum__report(struct hwt_i915_oa_accum *acc, const struct hwt_i
 		else
 			d->dts = (uint32_t)(v->raw_ts - p->raw_ts);
 		d->dticks = acc->hdr64 ? v->ticks - p->ticks : (uint32_t)(v->ticks - p->ticks);
-		if (v->na | v->nb | v->nc) {	/* none when only the header was decoded */
+		if (!taken && (v->na | v->nb | v->nc)) {	/* none: only the header decoded */
 			sub_masked(d->da, v->a, p->a, acc->mask_a, min_u32(v->na, p->na));
 			sub_masked(d->db, v->b, p->b, acc->mask_b, min_u32(v->nb, p->nb));
 			sub_masked(d->dc, v->c, p->c, acc->mask_c, min_u32(v->nc, p->nc));
@@ -167,6 +168,18 @@ void hwt_i915_oa_accum__report(struct hwt_i915_oa_accum *acc, const struct hwt_i
 		*next = *v;
 	acc->prev ^= 1;
 	acc->have_prev = true;
+}
+
+void hwt_i915_oa_accum__report(struct hwt_i915_oa_accum *acc, const struct hwt_i915_oa_values *v,
+			       struct hwt_i915_oa_delta *d)
+{
+	report(acc, v, d, false);
+}
+
+void hwt_i915_oa_accum__report_taken(struct hwt_i915_oa_accum *acc,
+				     const struct hwt_i915_oa_values *v, struct hwt_i915_oa_delta *d)
+{
+	report(acc, v, d, true);
 }
 
 void hwt_i915_oa_accum__lost(struct hwt_i915_oa_accum *acc, bool buffer)

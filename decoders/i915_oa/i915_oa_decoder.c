@@ -154,7 +154,9 @@ struct oa_state {
 	bool no_time;		/* no sink reads records: no per-report CPU time */
 	bool want_sums;		/* only per-context metrics are read (report --metrics) */
 	bool sums;		/* want_sums, and the format allows: see sample() */
+	bool fused;		/* counters and their deltas decoded in one pass */
 	struct hwt_i915_oa_accum acc;
+	struct hwt_i915_oa_plan plan;	/* the format's, for the sums and the fused decode */
 	struct hwt_i915_oa_sums sums_of;
 	struct hwt_i915_oa_delta d;
 	struct hwt_igt_correlation *corr;
@@ -192,8 +194,9 @@ static void set_format(struct oa_state *s, uint32_t id)
 	s->acc_ready = true;
 	/* HSW's ticks are a counter (C2): decode_report() knows that, the sums do not */
 	s->sums = s->want_sums && s->gen >= 800 && s->fmt->size <= sizeof(s->sums_of.keep);
-	if (s->sums)
-		hwt_i915_oa__plan(s->fmt, &s->sums_of.plan);
+	s->fused = !s->header_only && s->gen >= 800 && hwt_i915_oa__have_avx2();
+	hwt_i915_oa__plan(s->fmt, &s->plan);
+	s->sums_of.plan = &s->plan;
 	s->st.format = s->fmt->name;
 	s->st.gen = s->gen;
 }
@@ -379,8 +382,16 @@ static void look_ahead(struct oa_state *s, const uint8_t *p, size_t n, uint64_t 
 	}
 }
 
-static bool ts_shifted(const struct oa_state *s);
-static uint64_t ts_mask(const struct oa_state *s);
+/* Gfx12.5 OA timestamps count in halves of the CS timestamp (IGT, Mesa) */
+static inline bool ts_shifted(const struct oa_state *s)
+{
+	return s->fmt && !s->fmt->hdr64 && s->gen >= 1250 && s->gen < 1300;
+}
+
+static inline uint64_t ts_mask(const struct oa_state *s)
+{
+	return !s->fmt || s->fmt->hdr64 ? ~0ull : ts_shifted(s) ? 0x7fffffffull : 0xffffffffull;
+}
 
 /*
  * IGT's recorder writes a correlation point after each read of the OA
@@ -419,16 +430,6 @@ static void scan_ahead(struct oa_state *s, uint64_t ts)
 			add_corr(s, p + 8, s->scan_pos + 8);
 		s->scan_pos += size;
 	}
-}
-
-static bool ts_shifted(const struct oa_state *s)
-{
-	return s->fmt && !s->fmt->hdr64 && s->gen >= 1250 && s->gen < 1300;
-}
-
-static uint64_t ts_mask(const struct oa_state *s)
-{
-	return !s->fmt || s->fmt->hdr64 ? ~0ull : ts_shifted(s) ? 0x7fffffffull : 0xffffffffull;
 }
 
 /* a report's CPU time: the bracket of the last report first, then all */
@@ -527,11 +528,17 @@ static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t o
 		return;
 	}
 	/* the totals need no counters, except HSW's ticks (in C2) */
-	if (s->header_only && s->gen >= 800)
+	if (s->header_only && s->gen >= 800) {
 		hwt_i915_oa__decode_header(s->fmt, s->gen, body, v);
-	else
-		hwt_i915_oa__decode_report(s->fmt, s->gen, body, v);
-	hwt_i915_oa_accum__report(&s->acc, v, &s->d);
+		hwt_i915_oa_accum__report(&s->acc, v, &s->d);
+	} else if (s->fused && hwt_i915_oa__decode_with_deltas(&s->plan, s->fmt, s->gen, body,
+			s->acc.have_prev ? &s->acc.slot[s->acc.prev] : NULL, v, &s->d)) {
+		hwt_i915_oa_accum__report_taken(&s->acc, v, &s->d);
+	} else {
+		if (!s->fused)
+			hwt_i915_oa__decode_report(s->fmt, s->gen, body, v);
+		hwt_i915_oa_accum__report(&s->acc, v, &s->d);
+	}
 	s->st.samples++;
 	if (v->zero_hdr)
 		zero_report(s, off);
@@ -722,7 +729,7 @@ static size_t oa_decode(void *state, const struct hwt_chunk *chunk, const struct
 /* report --metrics: each context's sums, in the order of their first delta */
 static void emit_sums(struct oa_state *s, const struct hwt_emit *emit)
 {
-	const struct hwt_i915_oa_plan *p = &s->sums_of.plan;
+	const struct hwt_i915_oa_plan *p = &s->plan;
 
 	if (s->sums_of.dropped)
 		hwt_diag__warn(emit->diag, 0, RT, "more than %u contexts (or no memory): the "

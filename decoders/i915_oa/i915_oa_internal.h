@@ -141,6 +141,32 @@ void hwt_i915_oa__decode_report(const struct hwt_i915_oa_format *fmt, uint32_t g
 void hwt_i915_oa__decode_header(const struct hwt_i915_oa_format *fmt, uint32_t gen,
 				const uint8_t *p, struct hwt_i915_oa_values *v);
 
+struct hwt_i915_oa_delta;
+struct hwt_i915_oa_plan;
+
+/**
+ * hwt_i915_oa__decode_with_deltas - decode a report and its deltas in one pass
+ * @plan:	@fmt's (hwt_i915_oa__plan())
+ * @fmt:	the layout
+ * @gen:	graphics version x100
+ * @p:		the report
+ * @b:		the baseline (the accumulator's), or NULL
+ * @v:		filled in as by hwt_i915_oa__decode_report()
+ * @d:		with @b, its da, db and dc as hwt_i915_oa_accum__report() takes them
+ *
+ * Eight counters a step, for Gen8+ (HSW's ticks are a counter) on CPUs with
+ * AVX2 (hwt_i915_oa__have_avx2()).  Returns true when @d holds the deltas;
+ * false, with @v decoded, when @b is NULL, @v's header is all zero or its
+ * counts differ from @b's: the accumulator then takes what it can.
+ */
+bool hwt_i915_oa__decode_with_deltas(const struct hwt_i915_oa_plan *plan,
+				     const struct hwt_i915_oa_format *fmt, uint32_t gen,
+				     const uint8_t *p, const struct hwt_i915_oa_values *b,
+				     struct hwt_i915_oa_values *v, struct hwt_i915_oa_delta *d);
+
+/* the CPU runs AVX2 code (checked once) */
+bool hwt_i915_oa__have_avx2(void);
+
 /* Reason names, as IGT's intel_perf_read_report_reason() spells them. */
 extern const char *const hwt_i915_oa_reason_names[7];
 
@@ -264,6 +290,10 @@ static inline struct hwt_i915_oa_values *hwt_i915_oa_accum__next(struct hwt_i915
 void hwt_i915_oa_accum__report(struct hwt_i915_oa_accum *acc, const struct hwt_i915_oa_values *v,
 			       struct hwt_i915_oa_delta *d);
 
+/* as hwt_i915_oa_accum__report(), @d's counter deltas already taken (decode_with_deltas()) */
+void hwt_i915_oa_accum__report_taken(struct hwt_i915_oa_accum *acc,
+				     const struct hwt_i915_oa_values *v, struct hwt_i915_oa_delta *d);
+
 /* An OA_REPORT_LOST (@buffer false) or OA_BUFFER_LOST (@buffer true, drops the baseline). */
 void hwt_i915_oa_accum__lost(struct hwt_i915_oa_accum *acc, bool buffer);
 
@@ -273,16 +303,29 @@ struct hwt_i915_oa_run {
 	uint16_t off, hi_off, dst;	/* @dst: index of the first in the sums */
 };
 
+/*
+ * one run of counters as hwt_i915_oa__decode_report() stores it: its first
+ * counter's u64 is at byte @voff of struct hwt_i915_oa_values and its delta
+ * at byte @doff of struct hwt_i915_oa_delta (B and C follow each other in both)
+ */
+struct hwt_i915_oa_drun {
+	uint8_t bits, count;
+	uint16_t off, hi_off, voff, doff;
+};
+
 /**
  * struct hwt_i915_oa_plan - how to take a format's deltas straight from the bytes
  * @runs:	the format's runs, neighbours merged, @nruns of them
  * @na, @nb, @nc: counters of each kind, as hwt_i915_oa__decode_report() gives;
  *		the sums hold the A counters, then the B, then the C
+ * @dec:	the runs as decoded into values and deltas, @ndec of them
  * @avx2:	the CPU has AVX2: eight counters a step
  */
 struct hwt_i915_oa_plan {
 	struct hwt_i915_oa_run runs[I915_OA_MAX_SEGS];
 	uint32_t nruns;
+	struct hwt_i915_oa_drun dec[I915_OA_MAX_SEGS];
+	uint32_t ndec;
 	uint32_t na, nb, nc;
 	bool avx2;
 };
@@ -313,7 +356,7 @@ struct hwt_i915_oa_ctx_sum {
 
 /**
  * struct hwt_i915_oa_sums - per-context sums of every counter's deltas
- * @plan:	the format's (set by the caller)
+ * @plan:	the format's (set by the caller, who keeps it)
  * @ctxs:	the contexts in the order their first delta came, @nctxs of them
  * @last:	index in @ctxs of the context last summed into, or -1
  * @prev_key:	context key of the latest report
@@ -327,7 +370,7 @@ struct hwt_i915_oa_ctx_sum {
  * counters are never decoded, only subtracted and added.
  */
 struct hwt_i915_oa_sums {
-	struct hwt_i915_oa_plan plan;
+	const struct hwt_i915_oa_plan *plan;
 	struct hwt_i915_oa_ctx_sum *ctxs;
 	uint32_t nctxs, cap;
 	int32_t last;

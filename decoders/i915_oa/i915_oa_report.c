@@ -6,6 +6,7 @@
  * dword 1 timestamp, dword 2 context id, dword 3 GPU ticks (Gen8+).  64-bit
  * headers (MTL OAM): u64 id, u64 timestamp, ctx at dword 4, u64 ticks at 24.
  */
+#include <stddef.h>
 #include <string.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -213,6 +214,122 @@ add_run(const struct hwt_i915_oa_run *r, uint32_t i, const uint8_t *cur, const u
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define HAVE_AVX2_PATH 1
+
+bool hwt_i915_oa__have_avx2(void)
+{
+	static int have = -1;
+
+	if (have < 0)
+		have = __builtin_cpu_supports("avx2") ? 1 : 0;
+	return have;
+}
+
+/*
+ * One run of counters of a report, widened to u64 into @v and, with a
+ * baseline @b, their deltas modulo 2^bits into @d: eight a step (the dwords
+ * put in order 0 1 4 5 2 3 6 7 first, so that the unpacked u64s come out as
+ * counters 0-3 then 4-7), then four, then one by one.
+ */
+__attribute__((target("avx2")))
+static void run_with_deltas_avx2(const struct hwt_i915_oa_drun *r, const uint8_t *p,
+				 const uint64_t *b, uint64_t *v, uint64_t *d)
+{
+	const uint8_t *q = p + r->off, *hi = p + r->hi_off;
+	const uint64_t mask = r->bits == 40 ? (1ull << 40) - 1 : 0xffffffffull;
+	const __m256i m = _mm256_set1_epi64x((long long)mask);
+	const __m128i m4 = _mm_set1_epi64x((long long)mask);
+	uint32_t i = 0, n = r->count;
+
+	if (r->bits == 64) {
+		for (; i < n; i++) {
+			v[i] = hwt_le64(q + 8 * i);
+			if (b)
+				d[i] = v[i] - b[i];
+		}
+		return;
+	}
+	for (; i + 8 <= n; i += 8) {
+		__m256i lo = _mm256_permute4x64_epi64(
+			_mm256_loadu_si256((const __m256i *)(q + 4 * i)), 0xd8);
+		__m256i h = _mm256_setzero_si256(), v0, v1;
+
+		if (r->bits == 40)
+			h = _mm256_permute4x64_epi64(_mm256_cvtepu8_epi32(
+				_mm_loadl_epi64((const __m128i *)(hi + i))), 0xd8);
+		v0 = _mm256_unpacklo_epi32(lo, h);
+		v1 = _mm256_unpackhi_epi32(lo, h);
+		_mm256_storeu_si256((__m256i *)(v + i), v0);
+		_mm256_storeu_si256((__m256i *)(v + i + 4), v1);
+		if (!b)
+			continue;
+		_mm256_storeu_si256((__m256i *)(d + i), _mm256_and_si256(_mm256_sub_epi64(v0,
+				    _mm256_loadu_si256((const __m256i *)(b + i))), m));
+		_mm256_storeu_si256((__m256i *)(d + i + 4), _mm256_and_si256(_mm256_sub_epi64(v1,
+				    _mm256_loadu_si256((const __m256i *)(b + i + 4))), m));
+	}
+	for (; i + 4 <= n; i += 4) {
+		__m128i lo = _mm_loadu_si128((const __m128i *)(q + 4 * i));
+		__m128i h = _mm_setzero_si128(), v0, v1;
+
+		if (r->bits == 40)
+			h = _mm_cvtepu8_epi32(_mm_cvtsi32_si128((int)hwt_le32(hi + i)));
+		v0 = _mm_unpacklo_epi32(lo, h);
+		v1 = _mm_unpackhi_epi32(lo, h);
+		_mm_storeu_si128((__m128i *)(v + i), v0);
+		_mm_storeu_si128((__m128i *)(v + i + 2), v1);
+		if (!b)
+			continue;
+		_mm_storeu_si128((__m128i *)(d + i), _mm_and_si128(_mm_sub_epi64(v0,
+				 _mm_loadu_si128((const __m128i *)(b + i))), m4));
+		_mm_storeu_si128((__m128i *)(d + i + 2), _mm_and_si128(_mm_sub_epi64(v1,
+				 _mm_loadu_si128((const __m128i *)(b + i + 2))), m4));
+	}
+	for (; i < n; i++) {
+		v[i] = hwt_le32(q + 4 * i) | (r->bits == 40 ? (uint64_t)hi[i] << 32 : 0);
+		if (b)
+			d[i] = (v[i] - b[i]) & mask;
+	}
+}
+
+bool hwt_i915_oa__decode_with_deltas(const struct hwt_i915_oa_plan *plan,
+				     const struct hwt_i915_oa_format *fmt, uint32_t gen,
+				     const uint8_t *p, const struct hwt_i915_oa_values *b,
+				     struct hwt_i915_oa_values *v, struct hwt_i915_oa_delta *d)
+{
+	hwt_i915_oa__decode_header(fmt, gen, p, v);
+	if (b && v->zero_hdr)
+		b = NULL;
+	/* the counters and deltas are runs of u64 at byte offsets of @v, @b and @d */
+	for (uint32_t k = 0; k < plan->ndec; k++) {
+		const struct hwt_i915_oa_drun *r = &plan->dec[k];
+
+		run_with_deltas_avx2(r, p, b ? (const uint64_t *)((const char *)b + r->voff) : NULL,
+				     (uint64_t *)((char *)v + r->voff),
+				     (uint64_t *)((char *)d + r->doff));
+	}
+	v->na = plan->na;
+	v->nb = plan->nb;
+	v->nc = plan->nc;
+	/* deltas of the counters both have: else the accumulator takes them */
+	return b && b->na == v->na && b->nb == v->nb && b->nc == v->nc;
+}
+#else
+bool hwt_i915_oa__have_avx2(void)
+{
+	return false;
+}
+
+bool hwt_i915_oa__decode_with_deltas(const struct hwt_i915_oa_plan *plan,
+				     const struct hwt_i915_oa_format *fmt, uint32_t gen,
+				     const uint8_t *p, const struct hwt_i915_oa_values *b,
+				     struct hwt_i915_oa_values *v, struct hwt_i915_oa_delta *d)
+{
+	hwt_i915_oa__decode_report(fmt, gen, p, v);
+	return false;
+}
+#endif
+
+#ifdef HAVE_AVX2_PATH
 /*
  * Eight counters a step.  AVX2 unpacks within 128-bit halves: the dwords are
  * first put in order 0 1 4 5 2 3 6 7, so that the unpacked u64s come out as
@@ -312,8 +429,37 @@ void hwt_i915_oa__plan(const struct hwt_i915_oa_format *fmt, struct hwt_i915_oa_
 			.hi_off = seg->hi_off, .dst = (uint16_t)dst,
 		};
 	}
+	/* the runs as decode_report() stores them, neighbours in both merged (B then C) */
+	n[0] = n[1] = n[2] = 0;
+	for (uint32_t i = 0; i < fmt->nsegs; i++) {
+		const struct hwt_i915_oa_seg *seg = &fmt->segs[i];
+		uint32_t k = seg->kind == 'a' ? 0 : seg->kind == 'b' ? 1 : 2;
+		struct hwt_i915_oa_drun *last = plan->ndec ? &plan->dec[plan->ndec - 1] : NULL;
+		size_t voff = k == 0 ? offsetof(struct hwt_i915_oa_values, a) :
+			      k == 1 ? offsetof(struct hwt_i915_oa_values, b) :
+			      offsetof(struct hwt_i915_oa_values, c);
+		size_t doff = k == 0 ? offsetof(struct hwt_i915_oa_delta, da) :
+			      k == 1 ? offsetof(struct hwt_i915_oa_delta, db) :
+			      offsetof(struct hwt_i915_oa_delta, dc);
+
+		if (n[k] + seg->count > max[k])
+			continue;
+		voff += 8 * n[k];
+		doff += 8 * n[k];
+		n[k] += seg->count;
+		if (last && seg->bits == 32 && last->bits == 32 &&
+		    last->off + 4u * last->count == seg->off &&
+		    last->voff + 8u * last->count == voff && last->doff + 8u * last->count == doff) {
+			last->count += seg->count;
+			continue;
+		}
+		plan->dec[plan->ndec++] = (struct hwt_i915_oa_drun){
+			.bits = seg->bits, .count = seg->count, .off = seg->off,
+			.hi_off = seg->hi_off, .voff = (uint16_t)voff, .doff = (uint16_t)doff,
+		};
+	}
 #ifdef HAVE_AVX2_PATH
-	plan->avx2 = __builtin_cpu_supports("avx2");
+	plan->avx2 = hwt_i915_oa__have_avx2();
 #endif
 }
 

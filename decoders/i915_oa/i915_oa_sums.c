@@ -67,7 +67,7 @@ void hwt_i915_oa_sums__report(struct hwt_i915_oa_sums *s, const uint8_t *body,
 		if (c) {
 			c->dts += d->dts;
 			c->dticks += d->dticks;
-			hwt_i915_oa__add_deltas(&s->plan, body, s->base, c->v);
+			hwt_i915_oa__add_deltas(s->plan, body, s->base, c->v);
 		} else {
 			s->dropped++;
 		}

@@ -2,7 +2,8 @@
 /*
  * test_i915_oa_sums.c - report --metrics' per-context sums, taken by the
  * decoder straight from the reports' bytes (i915_oa_sums.c), against sums
- * this test works out from the values it wrote.
+ * this test works out from the values it wrote; the one-pass decode of a
+ * report and its deltas against the usual decode and accumulator.
  *
  * The streams switch between three contexts at irregular steps, wrap every
  * 40-bit and 32-bit counter, and hold zero-header reports and both kinds of
@@ -355,10 +356,60 @@ static void test_add_deltas_paths(void)
 	}
 }
 
+/*
+ * The one-pass decode (AVX2) gives the values and deltas that decoding each
+ * report and the accumulator's subtraction give, for every Gen8+ layout.
+ */
+static void test_decode_with_deltas(void)
+{
+	static struct hwt_i915_oa_accum acc;
+	static struct hwt_i915_oa_values vp, vc, v2;
+	static struct hwt_i915_oa_delta d1, d2;
+	struct hwt_i915_oa_plan plan;
+	uint8_t cur[256], prev[256];
+	uint32_t formats = 0;
+
+	if (!hwt_i915_oa__have_avx2())
+		return;		/* the usual decode is all there is */
+	for (const struct hwt_i915_oa_format *f = hwt_i915_oa_formats; f->id; f++) {
+		uint32_t gen = f->min_gen < 800 ? 800 : f->min_gen;
+
+		if (f->max_gen < 800)
+			continue;
+		formats++;
+		hwt_i915_oa__plan(f, &plan);
+		for (int t = 0; t < 200; t++) {
+			for (int i = 0; i < 256; i += 8) {
+				uint64_t x = next_rand(), y = next_rand();
+
+				memcpy(cur + i, &x, 8);
+				memcpy(prev + i, &y, 8);
+			}
+			hwt_i915_oa_accum__init(&acc, f, gen);
+			hwt_i915_oa__decode_report(f, gen, prev, &vp);
+			hwt_i915_oa_accum__report(&acc, &vp, &d1);
+			hwt_i915_oa__decode_report(f, gen, cur, &vc);
+			hwt_i915_oa_accum__report(&acc, &vc, &d1);
+			CHECK(d1.valid);
+			CHECK(hwt_i915_oa__decode_with_deltas(&plan, f, gen, cur, &vp, &v2, &d2));
+			CHECK(!memcmp(&vc, &v2, sizeof(vc)));
+			CHECK(!memcmp(d1.da, d2.da, vc.na * 8));
+			CHECK(!memcmp(d1.db, d2.db, vc.nb * 8));
+			CHECK(!memcmp(d1.dc, d2.dc, vc.nc * 8));
+			/* no baseline: values only */
+			CHECK(!hwt_i915_oa__decode_with_deltas(&plan, f, gen, cur, NULL, &v2, &d2));
+			CHECK(!memcmp(&vc, &v2, sizeof(vc)));
+			hwt_i915_oa_accum__exit(&acc);
+		}
+	}
+	CHECK(formats >= 8);
+}
+
 int main(void)
 {
 	RUN(test_sums_tgl);
 	RUN(test_sums_dg2);
 	RUN(test_add_deltas_paths);
+	RUN(test_decode_with_deltas);
 	return check_done("i915_oa_sums");
 }
