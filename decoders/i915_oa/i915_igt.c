@@ -55,9 +55,15 @@ static uint64_t lerp(const struct hwt_igt_correlation *a, const struct hwt_igt_c
 	__int128 dc = (__int128)b->cpu_ts - a->cpu_ts;
 	__int128 x = (__int128)ts - ga;
 	__int128 prod, r;
+	uint64_t p64;
 
 	if (!dg)
 		return a->cpu_ts;
+	/* the usual case, points in order and the report after the first: 64 bits do */
+	if (x >= 0 && dc >= 0 && dg > 0 && x <= UINT64_MAX && dc <= UINT64_MAX &&
+	    dg <= UINT64_MAX && !__builtin_mul_overflow((uint64_t)x, (uint64_t)dc, &p64) &&
+	    a->cpu_ts <= UINT64_MAX - p64 / (uint64_t)dg)
+		return a->cpu_ts + p64 / (uint64_t)dg;
 	/* absurd points (corrupt files) would overflow: go approximate */
 	if (__builtin_mul_overflow(x, dc, &prod)) {
 		long double f = (long double)a->cpu_ts + (long double)x * dc / dg;

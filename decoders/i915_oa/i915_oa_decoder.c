@@ -167,6 +167,7 @@ struct oa_state {
 	const uint8_t *piece;
 	size_t piece_size;
 	uint64_t piece_off, scan_pos;	/* scan_pos: file offset scanned up to */
+	uint64_t scan_wait;		/* scan_pos of a record ending in the next piece */
 	bool scan_odd;			/* the scan met a bad header in this piece */
 	/* perf.data: the AUX drain time and the last report it covers (aux_time()) */
 	uint64_t time, anchor_time, anchor_ts, last_cpu;
@@ -418,8 +419,10 @@ static void scan_ahead(struct oa_state *s, uint64_t ts)
 		memcpy(&type, p, 4);
 		memcpy(&pad, p + 4, 2);
 		memcpy(&size, p + 6, 2);
-		if (size > end - s->scan_pos && !pad && size >= 8)
-			return;		/* ends in the next piece: resume here then */
+		if (size > end - s->scan_pos && !pad && size >= 8) {
+			s->scan_wait = s->scan_pos;	/* resume here in the next piece */
+			return;
+		}
 		if (pad || size < 8) {
 			/* the walk reports it; no look-ahead past it in this piece */
 			s->scan_pos = end;
@@ -430,6 +433,14 @@ static void scan_ahead(struct oa_state *s, uint64_t ts)
 			add_corr(s, p + 8, s->scan_pos + 8);
 		s->scan_pos += size;
 	}
+}
+
+/* whether scan_ahead() would look at anything: the per-report test, inline */
+static inline bool scan_wanted(const struct oa_state *s, uint64_t ts)
+{
+	if (s->scan_pos == s->scan_wait)
+		return false;	/* stopped before a record this piece does not end */
+	return s->ncorr < 2 || ((s->corr[s->ncorr - 1].gpu_ts >> ts_shifted(s)) & ts_mask(s)) <= ts;
 }
 
 /* a report's CPU time: the bracket of the last report first, then all */
@@ -551,7 +562,7 @@ static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t o
 		.da = s->d.da, .db = s->d.db, .dc = s->d.dc,
 	};
 	if (!s->no_time) {
-		if (s->st.source == 1)
+		if (s->st.source == 1 && scan_wanted(s, v->ts))
 			scan_ahead(s, v->ts);
 		r.has_time = cpu_time(s, v->ts, &r.time) || aux_time(s, v->ts, &r.time);
 	}
@@ -712,6 +723,7 @@ static size_t oa_decode(void *state, const struct hwt_chunk *chunk, const struct
 	s->piece = chunk->data;
 	s->piece_size = chunk->size;
 	s->piece_off = chunk->file_offset;
+	s->scan_wait = UINT64_MAX;	/* the record it waited for may end in this piece */
 	/* behind the walk (it took those points) or stopped by garbage: start afresh */
 	if (s->scan_pos < s->piece_off || s->scan_odd) {
 		s->scan_pos = s->piece_off;

@@ -549,6 +549,28 @@ static void test_correlation(void)
 	CHECK(!hwt_igt__gpu_to_cpu(p, 1, 0x80, 0xffffffff, 0, &cpu));
 }
 
+/* Around the 64-bit fast path: truncation, a product past 2^64, a sum past it. */
+static void test_correlation_wide(void)
+{
+	struct hwt_igt_correlation third[2] = { { 1000, 0 }, { 2000, 3 } };
+	struct hwt_igt_correlation wide[2] = { { 0, 0 }, { 1ull << 40, 1ull << 20 } };
+	struct hwt_igt_correlation top[2] = { { UINT64_MAX - 10, 0 }, { UINT64_MAX - 5, 100 } };
+	uint64_t cpu = 0;
+
+	/* 1000 + 1 * 1000 / 3, truncated */
+	CHECK(hwt_igt__gpu_to_cpu(third, 2, 1, 0xffffffff, 0, &cpu));
+	CHECK_EQ(cpu, 1333);
+	/* 2^30 * 2^40 does not fit 64 bits: 2^70 / 2^20 = 2^50 all the same */
+	CHECK(hwt_igt__gpu_to_cpu(wide, 2, 1ull << 30, 0xffffffff, 0, &cpu));
+	CHECK_EQ(cpu, 1ull << 50);
+	/* 2^64 - 11 + 300 * 5 / 100 = 2^64 + 4: clamped, not wrapped */
+	CHECK(hwt_igt__gpu_to_cpu(top, 2, 300, 0xffffffff, 0, &cpu));
+	CHECK_EQ(cpu, UINT64_MAX);
+	/* 2^64 - 11 + 50 * 5 / 100 = 2^64 - 9 */
+	CHECK(hwt_igt__gpu_to_cpu(top, 2, 50, 0xffffffff, 0, &cpu));
+	CHECK_EQ(cpu, UINT64_MAX - 8);
+}
+
 int main(void)
 {
 	RUN(test_table);
@@ -561,6 +583,7 @@ int main(void)
 	RUN(test_malformed);
 	RUN(test_chunked);
 	RUN(test_correlation);
+	RUN(test_correlation_wide);
 	RUN(test_overflow);
 	return check_done("i915_oa");
 }
