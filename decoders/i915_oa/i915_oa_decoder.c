@@ -747,8 +747,8 @@ static void emit_sums(struct oa_state *s, const struct hwt_emit *emit)
 		hwt_diag__warn(emit->diag, 0, RT, "more than %u contexts (or no memory): the "
 			       "deltas of %llu reports are in no context's metrics",
 			       HWT_I915_OA_MAX_CTXS, (unsigned long long)s->sums_of.dropped);
-	for (uint32_t i = 0; i < s->sums_of.nctxs; i++) {
-		const struct hwt_i915_oa_ctx_sum *c = &s->sums_of.ctxs[i];
+	for (uint32_t i = 0; i < s->sums_of.ctxs.n; i++) {
+		const struct hwt_i915_oa_ctx_sum *c = hwt_i915_oa_ctx_table__at(&s->sums_of.ctxs, i);
 		struct hwt_i915_oa_report r = {
 			.ctx = c->ctx, .has_delta = true, .dts = c->dts, .dticks = c->dticks,
 			.da = c->v, .db = c->v + p->na, .dc = c->v + p->na + p->nb,

@@ -345,11 +345,37 @@ void hwt_i915_oa__plan(const struct hwt_i915_oa_format *fmt, struct hwt_i915_oa_
 void hwt_i915_oa__add_deltas(const struct hwt_i915_oa_plan *plan, const uint8_t *cur,
 			     const uint8_t *prev, uint64_t *sums);
 
+/* ---- per-context entries (i915_oa_ctx_table.c) ------------------------------ */
+
+/**
+ * struct hwt_i915_oa_ctx_table - entries of @size bytes, each starting with its
+ * u32 context id, in the order the contexts came
+ * @v:		@n entries (room for @cap)
+ * @last:	index of the entry last returned, or -1
+ *
+ * Initialise as { .size = sizeof(entry), .last = -1 }.
+ */
+struct hwt_i915_oa_ctx_table {
+	void *v;
+	size_t size;
+	uint32_t n, cap;
+	int32_t last;
+};
+
+/* context @ctx's entry, added zeroed if new; NULL past HWT_I915_OA_MAX_CTXS or without memory */
+void *hwt_i915_oa_ctx_table__get(struct hwt_i915_oa_ctx_table *t, uint32_t ctx);
+void hwt_i915_oa_ctx_table__exit(struct hwt_i915_oa_ctx_table *t);
+
+static inline void *hwt_i915_oa_ctx_table__at(const struct hwt_i915_oa_ctx_table *t, uint32_t i)
+{
+	return (char *)t->v + (size_t)i * t->size;
+}
+
 /* ---- per-context delta sums (i915_oa_sums.c) --------------------------------- */
 
 /* one context's sums: the deltas of the reports that follow one of its reports */
 struct hwt_i915_oa_ctx_sum {
-	uint32_t ctx;
+	uint32_t ctx;		/* first: an entry of struct hwt_i915_oa_ctx_table */
 	uint64_t dts, dticks;
 	uint64_t v[I915_OA_MAX_A + 2 * I915_OA_MAX_BC];	/* A, B then C (the plan's) */
 };
@@ -357,8 +383,7 @@ struct hwt_i915_oa_ctx_sum {
 /**
  * struct hwt_i915_oa_sums - per-context sums of every counter's deltas
  * @plan:	the format's (set by the caller, who keeps it)
- * @ctxs:	the contexts in the order their first delta came, @nctxs of them
- * @last:	index in @ctxs of the context last summed into, or -1
+ * @ctxs:	struct hwt_i915_oa_ctx_sum, in the order the contexts' first deltas came
  * @prev_key:	context key of the latest report
  * @have_prev:	a report came since the start or the last lost record
  * @base:	the baseline report's bytes: in the piece being decoded, or @keep
@@ -371,9 +396,7 @@ struct hwt_i915_oa_ctx_sum {
  */
 struct hwt_i915_oa_sums {
 	const struct hwt_i915_oa_plan *plan;
-	struct hwt_i915_oa_ctx_sum *ctxs;
-	uint32_t nctxs, cap;
-	int32_t last;
+	struct hwt_i915_oa_ctx_table ctxs;
 	uint32_t prev_key;
 	bool have_prev;
 	const uint8_t *base;

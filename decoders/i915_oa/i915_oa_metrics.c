@@ -31,7 +31,7 @@ static const char *const units[] = {
 };
 
 struct ctx_sum {
-	uint32_t ctx;
+	uint32_t ctx;		/* first: an entry of struct hwt_i915_oa_ctx_table */
 	uint64_t d[IGT_PERF_MAX_DELTAS];
 	char name[12];
 };
@@ -56,9 +56,7 @@ struct met {
 	uint32_t dn[3];		/* the counts @d was last filled with */
 	uint32_t prev_ctx;
 	bool have_prev;
-	struct ctx_sum *ctxs;
-	uint32_t nctxs, cap;
-	int32_t last;		/* index in @ctxs of the last context summed into, or -1 */
+	struct hwt_i915_oa_ctx_table ctxs;	/* struct ctx_sum, in the order of first deltas */
 };
 
 /*
@@ -97,7 +95,7 @@ static void *met_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 	m->want = hwt_aux_ctx__opt(ctx, "metric-set");
 	m->groups_only = ctx->metrics_groups_only;
 	m->no_groups = ctx->metrics_no_groups;
-	m->last = -1;
+	m->ctxs = (struct hwt_i915_oa_ctx_table){ .size = sizeof(struct ctx_sum), .last = -1 };
 	if (!ctx->raw && ctx->npriv > HWT_I915_OA_PRIV_TS_FREQ) {
 		m->dev.devid = (uint32_t)ctx->priv[HWT_I915_OA_PRIV_DEVID];
 		m->dev.gen = (uint32_t)ctx->priv[HWT_I915_OA_PRIV_GEN];
@@ -267,28 +265,7 @@ static void add_deltas(const struct igt_metric_set *s, const struct hwt_i915_oa_
 
 static struct ctx_sum *ctx_sum(struct met *m, uint32_t ctx)
 {
-	/* reports come in runs of one context */
-	if (m->last >= 0 && m->ctxs[m->last].ctx == ctx)
-		return &m->ctxs[m->last];
-	for (uint32_t i = m->nctxs; i-- > 0;)
-		if (m->ctxs[i].ctx == ctx) {
-			m->last = (int32_t)i;
-			return &m->ctxs[i];
-		}
-	if (m->nctxs == m->cap) {
-		uint32_t cap = m->cap ? m->cap * 2 : 16;
-		void *p = cap <= HWT_I915_OA_MAX_CTXS ? realloc(m->ctxs, cap * sizeof(*m->ctxs)) :
-			  NULL;
-
-		if (!p)
-			return NULL;
-		m->ctxs = p;
-		m->cap = cap;
-	}
-	memset(&m->ctxs[m->nctxs], 0, sizeof(m->ctxs[0]));
-	m->ctxs[m->nctxs].ctx = ctx;
-	m->last = (int32_t)m->nctxs;
-	return &m->ctxs[m->nctxs++];
+	return hwt_i915_oa_ctx_table__get(&m->ctxs, ctx);
 }
 
 /* deltas @r (a report's, or a context's sums) added to the sums of context @ctx */
@@ -357,9 +334,9 @@ static const struct hwt_metrics *met_group(void *state, uint32_t i)
 	struct met *m = state;
 	struct ctx_sum *c;
 
-	if (!m->set || i >= m->nctxs)
+	if (!m->set || i >= m->ctxs.n)
 		return NULL;
-	c = &m->ctxs[i];
+	c = hwt_i915_oa_ctx_table__at(&m->ctxs, i);
 	eval(m, c->d);
 	snprintf(c->name, sizeof(c->name), "0x%x", c->ctx);
 	m->m.group_key = "ctx";
@@ -377,7 +354,7 @@ static void met_free(void *state)
 	free(m->defs);
 	free(m->vals);
 	free(m->uvals);
-	free(m->ctxs);
+	hwt_i915_oa_ctx_table__exit(&m->ctxs);
 	free(m);
 }
 

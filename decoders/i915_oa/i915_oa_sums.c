@@ -12,7 +12,6 @@
  * give the same sums: a delta goes to the context of the report before it,
  * and none crosses a lost record.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "i915_oa_internal.h"
@@ -20,40 +19,13 @@
 void hwt_i915_oa_sums__init(struct hwt_i915_oa_sums *s)
 {
 	memset(s, 0, sizeof(*s));
-	s->last = -1;
+	s->ctxs = (struct hwt_i915_oa_ctx_table){ .size = sizeof(struct hwt_i915_oa_ctx_sum),
+						  .last = -1 };
 }
 
 void hwt_i915_oa_sums__exit(struct hwt_i915_oa_sums *s)
 {
-	free(s->ctxs);
-	s->ctxs = NULL;
-	s->nctxs = s->cap = 0;
-}
-
-static struct hwt_i915_oa_ctx_sum *ctx_sum(struct hwt_i915_oa_sums *s, uint32_t ctx)
-{
-	/* reports come in runs of one context */
-	if (s->last >= 0 && s->ctxs[s->last].ctx == ctx)
-		return &s->ctxs[s->last];
-	for (uint32_t i = s->nctxs; i-- > 0;)
-		if (s->ctxs[i].ctx == ctx) {
-			s->last = (int32_t)i;
-			return &s->ctxs[i];
-		}
-	if (s->nctxs == s->cap) {
-		uint32_t cap = s->cap ? s->cap * 2 : 16;
-		void *p = cap <= HWT_I915_OA_MAX_CTXS ? realloc(s->ctxs, cap * sizeof(*s->ctxs)) :
-			  NULL;
-
-		if (!p)
-			return NULL;
-		s->ctxs = p;
-		s->cap = cap;
-	}
-	memset(&s->ctxs[s->nctxs], 0, sizeof(s->ctxs[0]));
-	s->ctxs[s->nctxs].ctx = ctx;
-	s->last = (int32_t)s->nctxs;
-	return &s->ctxs[s->nctxs++];
+	hwt_i915_oa_ctx_table__exit(&s->ctxs);
 }
 
 void hwt_i915_oa_sums__report(struct hwt_i915_oa_sums *s, const uint8_t *body,
@@ -62,7 +34,7 @@ void hwt_i915_oa_sums__report(struct hwt_i915_oa_sums *s, const uint8_t *body,
 {
 	/* d->valid: the accumulator had a baseline, the one s->base holds */
 	if (d->valid && s->have_prev) {
-		struct hwt_i915_oa_ctx_sum *c = ctx_sum(s, s->prev_key);
+		struct hwt_i915_oa_ctx_sum *c = hwt_i915_oa_ctx_table__get(&s->ctxs, s->prev_key);
 
 		if (c) {
 			c->dts += d->dts;

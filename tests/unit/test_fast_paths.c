@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "i915_raw.h"
 #include "i915_oa/i915_oa_internal.h"
 #include "../../plugins/perf-hwtrace/out.h"
 
@@ -18,10 +19,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint64_t next_rand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return xorshift64(&rng);
 }
 
 /* What the out object wrote to its file, NUL-terminated (caller frees). */
@@ -149,14 +147,6 @@ struct gen {
 				 * at a report after one of that context */
 };
 
-static size_t put_hdr(uint8_t *b, uint32_t type, uint16_t size)
-{
-	memcpy(b, &type, 4);
-	memset(b + 4, 0, 2);
-	memcpy(b + 6, &size, 2);
-	return 8;
-}
-
 /* Reports with wrapping 32-bit ticks and 40-bit A counters, a context switch
  * every 100 reports, a REPORT_LOST now and then. */
 static void gen_stream(struct gen *g, uint32_t nrep)
@@ -174,7 +164,7 @@ static void gen_stream(struct gen *g, uint32_t nrep)
 		int ctx = (i / 100) & 1;
 		uint32_t id = 1u << 19 | 1u << 16, c = ctx ? 9 : 7;
 
-		g->n += put_hdr(g->buf + g->n, I915_PERF_RECORD_SAMPLE, REC);
+		g->n += i915_put_hdr(g->buf + g->n, I915_PERF_RECORD_SAMPLE, REC);
 		memcpy(r, &id, 4);
 		memcpy(r + 4, &ts, 4);
 		memcpy(r + 8, &c, 4);
@@ -195,7 +185,7 @@ static void gen_stream(struct gen *g, uint32_t nrep)
 		ts += 19200;
 		a += 123457;
 		if (i % 997 == 500)
-			g->n += put_hdr(g->buf + g->n, I915_PERF_RECORD_OA_REPORT_LOST, 8);
+			g->n += i915_put_hdr(g->buf + g->n, I915_PERF_RECORD_OA_REPORT_LOST, 8);
 	}
 }
 
@@ -231,14 +221,10 @@ static void run_mem(const struct gen *s, const char *fmt, bool summary_only, str
 	struct hwt_chunk c = { .data = s->buf, .size = s->n, .last = true, .first = true };
 	const struct hwt_decoder_ops *ops = &hwt_i915_oa_decoder;
 	uint64_t priv[HWT_I915_OA_NPRIV];
-	int np = ops->ctx_from_opts(&ctx, priv, HWT_I915_OA_NPRIV, d);
 	void *st;
 
 	memset(g, 0, sizeof(*g));
-	CHECK(np > 0);
-	ctx.priv = priv;
-	ctx.npriv = (uint32_t)np;
-	st = ops->new(&ctx, d);
+	st = i915_raw_decoder(&ctx, priv, d);
 	CHECK(st != NULL);
 	if (!st)
 		return;
@@ -289,7 +275,7 @@ static void test_summary_only_hsw(void)
 	for (uint32_t i = 0; i < 50; i++) {
 		uint32_t ticks = 0xffffff00u + 1000 * i, ts = 100 * i, id = 1;
 
-		s.n += put_hdr(s.buf + s.n, I915_PERF_RECORD_SAMPLE, REC);
+		s.n += i915_put_hdr(s.buf + s.n, I915_PERF_RECORD_SAMPLE, REC);
 		memcpy(s.buf + s.n, &id, 4);	/* a header that is not all zero */
 		memcpy(s.buf + s.n + 4, &ts, 4);
 		memcpy(s.buf + s.n + 232, &ticks, 4);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "i915_raw.h"
 #include "i915_oa/i915_oa_internal.h"
 
 static void put32(uint8_t *b, size_t off, uint32_t v)
@@ -342,16 +343,11 @@ static int run(const uint8_t *buf, size_t n, const char *fmt, const char *freq, 
 	struct hwt_emit e = { .record = on_rec, .ctx = g, .diag = d };
 	struct hwt_chunk c = { .data = buf, .size = n, .last = true, .first = true };
 	const struct hwt_decoder_ops *ops = &hwt_i915_oa_decoder;
-	int np = ops->ctx_from_opts(&ctx, priv, HWT_I915_OA_NPRIV, d);
 	void *st;
 	size_t used;
 
 	memset(g, 0, sizeof(*g));
-	if (np < 0)
-		return -1;
-	ctx.priv = priv;
-	ctx.npriv = (uint32_t)np;
-	st = ops->new(&ctx, d);
+	st = i915_raw_decoder(&ctx, priv, d);
 	if (!st)
 		return -1;
 	used = ops->decode(st, &c, &e);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "i915_raw.h"
 #include "i915_oa/i915_oa_internal.h"
 
 #define NREP	3000
@@ -46,10 +47,7 @@ static uint64_t rng = 0x2545f4914f6cdd1dull;
 
 static uint64_t next_rand(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return xorshift64(&rng);
 }
 
 struct expect {
@@ -67,10 +65,7 @@ struct stream {
 
 static void put_rec_hdr(struct stream *s, uint32_t type, uint16_t size)
 {
-	memcpy(s->buf + s->n, &type, 4);
-	memset(s->buf + s->n + 4, 0, 2);
-	memcpy(s->buf + s->n + 6, &size, 2);
-	s->n += 8;
+	s->n += i915_put_hdr(s->buf + s->n, type, size);
 }
 
 static void end_rec(struct stream *s)
@@ -221,15 +216,11 @@ static void run(const struct layout *l, const struct stream *s, uint32_t piece, 
 	struct hwt_emit e = { .record = on_rec, .ctx = g, .diag = d, .records = records };
 	const struct hwt_decoder_ops *ops = &hwt_i915_oa_decoder;
 	uint64_t priv[HWT_I915_OA_NPRIV];
-	int np = ops->ctx_from_opts(&ctx, priv, HWT_I915_OA_NPRIV, d);
 	size_t start = 0;
 	void *st;
 
 	memset(g, 0, sizeof(*g));
-	CHECK(np > 0);
-	ctx.priv = priv;
-	ctx.npriv = (uint32_t)np;
-	st = ops->new(&ctx, d);
+	st = i915_raw_decoder(&ctx, priv, d);
 	CHECK(st != NULL);
 	if (!st)
 		return;
