@@ -152,6 +152,8 @@ report(struct hwt_i915_oa_accum *acc, const struct hwt_i915_oa_values *v,
 			acc->ctxs[acc->cur].dticks += d->dticks;
 		}
 	}
+	if (acc->no_ctxs)
+		goto baseline;	/* nobody reads the per-context totals */
 	key = hwt_i915_oa__ctx_key(acc->gen, v->ctx, v->ctx_valid);
 	ci = acc->cur >= 0 && acc->ctxs[acc->cur].ctx == key ? acc->cur : ctx_index(acc, key);
 	if (ci >= 0) {
@@ -163,6 +165,7 @@ report(struct hwt_i915_oa_accum *acc, const struct hwt_i915_oa_values *v,
 		t->reports++;
 	}
 	acc->cur = ci;
+baseline:
 	/* the new baseline: swap buffers when @v was decoded in place */
 	if (v != next)
 		*next = *v;
@@ -184,7 +187,7 @@ void hwt_i915_oa_accum__report_taken(struct hwt_i915_oa_accum *acc,
 
 void hwt_i915_oa_accum__lost(struct hwt_i915_oa_accum *acc, bool buffer)
 {
-	int32_t ci = acc->cur >= 0 ? acc->cur : ctx_index(acc, I915_OA_INVALID_CTX);
+	int32_t ci = acc->no_ctxs ? -1 : acc->cur >= 0 ? acc->cur : ctx_index(acc, I915_OA_INVALID_CTX);
 
 	if (ci >= 0)
 		acc->ctxs[ci].lost++;

@@ -152,6 +152,7 @@ struct oa_state {
 	bool gen_given, freq_given, acc_ready;
 	bool header_only;	/* reports are only counted: skip their counters */
 	bool no_time;		/* no sink reads records: no per-report CPU time */
+	bool no_summary;	/* nobody reads summary records: no per-context totals */
 	bool want_sums;		/* only per-context metrics are read (report --metrics) */
 	bool sums;		/* want_sums, and the format allows: see sample() */
 	bool fused;		/* counters and their deltas decoded in one pass */
@@ -192,6 +193,7 @@ static void set_format(struct oa_state *s, uint32_t id)
 	if (!s->fmt)
 		return;
 	hwt_i915_oa_accum__init(&s->acc, s->fmt, s->gen);
+	s->acc.no_ctxs = s->no_summary;
 	s->acc_ready = true;
 	/* HSW's ticks are a counter (C2): decode_report() knows that, the sums do not */
 	s->sums = s->want_sums && s->gen >= 800 && s->fmt->size <= sizeof(s->sums_of.keep);
@@ -285,6 +287,7 @@ static void *oa_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 	/* a metrics computer reads the counters even when no sink does */
 	s->header_only = ctx->summary_only && !ctx->metrics;
 	s->no_time = ctx->summary_only;
+	s->no_summary = ctx->no_summary;
 	s->want_sums = ctx->summary_only && ctx->metrics && ctx->metrics_groups_only;
 	hwt_i915_oa_sums__init(&s->sums_of);
 	s->st.format = "";

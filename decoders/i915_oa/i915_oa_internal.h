@@ -234,6 +234,7 @@ struct hwt_i915_oa_ctx_total {
  * @ctxs:	per-context totals, @nctxs of them (at most HWT_I915_OA_MAX_CTXS;
  *		later contexts are added to the last entry, @ctx_overflow counts them)
  * @cur:	index in @ctxs of the latest report's context, or -1
+ * @no_ctxs:	nobody reads the per-context totals: @ctxs stays empty (set by the caller)
  */
 struct hwt_i915_oa_accum {
 	struct hwt_i915_oa_values slot[2];
@@ -248,6 +249,7 @@ struct hwt_i915_oa_accum {
 	uint32_t nctxs, cap;
 	uint64_t ctx_overflow;
 	int32_t cur;
+	bool no_ctxs;
 };
 
 #define HWT_I915_OA_MAX_CTXS 4096

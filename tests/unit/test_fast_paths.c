@@ -211,12 +211,13 @@ static void on_rec(void *ctx, const struct hwt_record *rec)
 	}
 }
 
-static void run_mem(const struct gen *s, const char *fmt, bool summary_only, struct got *g,
-		    struct hwt_diag *d)
+static void run_ctx(const struct gen *s, const char *fmt, bool summary_only, bool no_summary,
+		    struct got *g, struct hwt_diag *d)
 {
 	struct hwt_opt opts[1] = { { "oa-format", fmt } };
 	struct hwt_aux_ctx ctx = { .auxtrace_type = HWT_AUXTRACE_I915_OA, .opts = opts,
-				   .nopts = 1, .raw = true, .summary_only = summary_only };
+				   .nopts = 1, .raw = true, .summary_only = summary_only,
+				   .no_summary = no_summary };
 	struct hwt_emit e = { .record = on_rec, .ctx = g, .diag = d };
 	struct hwt_chunk c = { .data = s->buf, .size = s->n, .last = true, .first = true };
 	const struct hwt_decoder_ops *ops = &hwt_i915_oa_decoder;
@@ -231,6 +232,32 @@ static void run_mem(const struct gen *s, const char *fmt, bool summary_only, str
 	CHECK_EQ(ops->decode(st, &c, &e), s->n);
 	ops->finish(st, &e);
 	ops->free(st);
+}
+
+static void run_mem(const struct gen *s, const char *fmt, bool summary_only, struct got *g,
+		    struct hwt_diag *d)
+{
+	run_ctx(s, fmt, summary_only, false, g, d);
+}
+
+/* no_summary (script): the same records, no per-context totals kept or emitted */
+static void test_no_summary(void)
+{
+	struct gen s;
+	struct got g;
+	struct hwt_diag d = { 0 };
+
+	gen_stream(&s, 2000);
+	CHECK(s.buf != NULL);
+	if (!s.buf)
+		return;
+	run_ctx(&s, "A32u40_A4u32_B8_C8", false, true, &g, &d);
+	CHECK_EQ(g.reports, s.reports);
+	CHECK_EQ(g.ticks_sum, s.ticks[0] + s.ticks[1]);
+	CHECK_EQ(g.nctx, 0);
+	CHECK_EQ(d.errors, 0);
+	CHECK_EQ(d.bytes.decoded, s.n);
+	free(s.buf);
 }
 
 static void test_summary_only(void)
@@ -335,6 +362,7 @@ int main(void)
 	RUN(test_hex);
 	RUN(test_json_str);
 	RUN(test_summary_only);
+	RUN(test_no_summary);
 	RUN(test_summary_only_hsw);
 	RUN(test_raw_file);
 	return check_done("fast_paths");
