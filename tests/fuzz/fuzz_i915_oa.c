@@ -162,6 +162,8 @@ static void check_sums(struct hwt_aux_ctx *ctx, const uint8_t *data, size_t size
 	memset(&fused, 0, sizeof(fused));
 	/* the decoder's graphics version: given, else the format's */
 	plain.gen = g ? hwt_i915_oa__parse_gen(g) : hwt_i915_oa__default_gen(fmt);
+	/* as script and report --metrics run it: nobody reads summaries */
+	ctx->no_summary = true;
 	ctx->summary_only = false;
 	ctx->metrics = ctx->metrics_groups_only = false;
 	if (!decode(ctx, data, size, split, &e1))
