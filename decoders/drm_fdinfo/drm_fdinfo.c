@@ -1133,8 +1133,6 @@ int hwt_drm_fdinfo__parse(struct hwt_drm_fdinfo *fi, const char *text, size_t le
 	return ret;
 }
 
-/* At most this many cache lines of one array: a hint, not a copy. */
-
 void hwt_drm_fdinfo__prefetch(const struct hwt_drm_fdinfo *fi)
 {
 	hwt_prefetch_bytes(fi->plan, (size_t)fi->nplan * sizeof(*fi->plan));

@@ -96,16 +96,6 @@ void hwt_drm_fdinfo__exit(struct hwt_drm_fdinfo *fi);
 int hwt_drm_fdinfo__update(struct hwt_drm_fdinfo *fi, const char *text, size_t len,
 			   const char *old, size_t old_len, struct hwt_diag *diag);
 
-/*
- * Ask the cache for what the next parse into @fi, or a reader of it, will
- * touch: __prefetch() its plan, key texts, engine and region slots (loading
- * only @fi's own fields), __prefetch_names() the names behind the slots
- * (which loads the slots: call it once they were prefetched).  A monitor
- * re-reading thousands of clients calls them ahead of a client's read(),
- * whose system call then hides the memory latency.  Only hints.
- */
-void hwt_drm_fdinfo__prefetch(const struct hwt_drm_fdinfo *fi);
-
 #define HWT_PREFETCH_LINES 16
 
 /*
@@ -123,6 +113,16 @@ static inline void hwt_prefetch_bytes(const void *p, size_t n)
 	for (size_t off = 0; off < n; off += 64)
 		__builtin_prefetch(b + off);
 }
+
+/*
+ * Ask the cache for what the next parse into @fi, or a reader of it, will
+ * touch: __prefetch() its plan, key texts, engine and region slots (loading
+ * only @fi's own fields), __prefetch_names() the names behind the slots
+ * (which loads the slots: call it once they were prefetched).  A monitor
+ * re-reading thousands of clients calls them ahead of a client's read(),
+ * whose system call then hides the memory latency.  Only hints.
+ */
+void hwt_drm_fdinfo__prefetch(const struct hwt_drm_fdinfo *fi);
 void hwt_drm_fdinfo__prefetch_names(const struct hwt_drm_fdinfo *fi);
 
 #endif

@@ -420,8 +420,8 @@ static void top_json__add(struct top_json *j, struct drm_client *cl, unsigned in
 	/* the clients are read in table order: fetch the next one's old text now */
 	if (quick && j->last_ok && cl + 1 < j->c->clients + j->c->nclients &&
 	    cl[1].view_gen == gen - 1)
-		hwt_prefetch_bytes(last->p + cl[1].view_off, cl[1].steady ? cl[1].view_len :
-			      cl[1].view_head);
+		hwt_prefetch_bytes(last->p + cl[1].view_off,
+				   cl[1].steady ? cl[1].view_len : cl[1].view_head);
 	off = a->len + j->stage.len;
 	if (!quick || !j->last_ok || cl->view_gen != gen - 1 || !cl->view_len) {
 		json_client_head(&j->stage, cl);
