@@ -164,7 +164,7 @@ bool hwt_i915_oa__decode_with_deltas(const struct hwt_i915_oa_plan *plan,
 				     const uint8_t *p, const struct hwt_i915_oa_values *b,
 				     struct hwt_i915_oa_values *v, struct hwt_i915_oa_delta *d);
 
-/* the CPU runs AVX2 code (checked once) */
+/* the CPU runs AVX2 code */
 bool hwt_i915_oa__have_avx2(void);
 
 /* Reason names, as IGT's intel_perf_read_report_reason() spells them. */

@@ -217,11 +217,8 @@ add_run(const struct hwt_i915_oa_run *r, uint32_t i, const uint8_t *cur, const u
 
 bool hwt_i915_oa__have_avx2(void)
 {
-	static int have = -1;
-
-	if (have < 0)
-		have = __builtin_cpu_supports("avx2") ? 1 : 0;
-	return have;
+	/* libgcc reads CPUID once, before main: this is a load, and safe in any thread */
+	return __builtin_cpu_supports("avx2");
 }
 
 /*
