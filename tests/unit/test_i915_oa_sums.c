@@ -347,10 +347,87 @@ static void test_add_deltas_paths(void)
 	}
 }
 
+/* layout @l's counter @k (A, then B0-7 at 192, C0-7 at 224) in report @p, and its width */
+static uint64_t lay_value(const struct layout *l, const uint8_t *p, int k, int *bits)
+{
+	uint32_t lo;
+
+	*bits = 32;
+	if (k >= l->na) {
+		memcpy(&lo, p + 192 + 4 * (k - l->na), 4);
+		return lo;
+	}
+	for (int r = 0; r < 8 && l->a[r].count; r++) {
+		const struct lay_run *lr = &l->a[r];
+
+		if (k < lr->first || k >= lr->first + lr->count)
+			continue;
+		*bits = lr->bits;
+		memcpy(&lo, p + lr->off + 4 * (k - lr->first), 4);
+		return lo | (lr->bits == 40 ? (uint64_t)p[lr->hi_off + k - lr->first] << 32 : 0);
+	}
+	return 0;
+}
+
 /*
- * The one-pass decode (AVX2) gives the values and deltas that decoding each
- * report and the accumulator's subtraction give, for every Gen8+ layout.
+ * The one-pass decode (AVX2): on TGL and DG2 layouts, the values and deltas
+ * worked out here from the bytes of random report pairs; on every other
+ * Gen8+ layout, those of the usual decode and the accumulator's subtraction
+ * (the path i915_metrics.bats holds to i915-perf-reader).
  */
+static void test_decode_with_deltas_layouts(void)
+{
+	const struct layout *ls[] = { &tgl, &dg2 };
+	static struct hwt_i915_oa_values vp, v;
+	static struct hwt_i915_oa_delta d;
+	struct hwt_i915_oa_plan plan;
+	uint8_t cur[256], prev[256];
+
+	if (!hwt_i915_oa__have_avx2())
+		return;		/* the usual decode is all there is */
+	for (size_t n = 0; n < sizeof(ls) / sizeof(ls[0]); n++) {
+		const struct layout *l = ls[n];
+		uint32_t gen = l->ts_shift ? 1255 : 1200;
+		const struct hwt_i915_oa_format *f =
+			hwt_i915_oa_format__find(hwt_i915_oa_format__by_name(l->fmt), gen);
+
+		CHECK(f != NULL);
+		if (!f)
+			continue;
+		hwt_i915_oa__plan(f, &plan);
+		for (int t = 0; t < 500; t++) {
+			for (int i = 0; i < 256; i += 8) {
+				uint64_t x = next_rand(), y = next_rand();
+
+				memcpy(cur + i, &x, 8);
+				memcpy(prev + i, &y, 8);
+			}
+			cur[0] = prev[0] = 1;	/* headers not all zero */
+			hwt_i915_oa__decode_report(f, gen, prev, &vp);
+			CHECK(hwt_i915_oa__decode_with_deltas(&plan, f, gen, cur, &vp, &v, &d));
+			CHECK_EQ(v.na, l->na);
+			CHECK_EQ(v.nb, 8);
+			CHECK_EQ(v.nc, 8);
+			for (int k = 0; k < l->na + 16; k++) {
+				int bits;
+				uint64_t want = lay_value(l, cur, k, &bits);
+				uint64_t base = lay_value(l, prev, k, &bits);
+				uint64_t got = k < l->na ? v.a[k] : k < l->na + 8 ? v.b[k - l->na] :
+					       v.c[k - l->na - 8];
+				uint64_t dgot = k < l->na ? d.da[k] : k < l->na + 8 ?
+						d.db[k - l->na] : d.dc[k - l->na - 8];
+
+				if (got != want || dgot != ((want - base) & width_mask(bits))) {
+					fprintf(stderr, "%s counter %d\n", l->fmt, k);
+					CHECK_EQ(got, want);
+					CHECK_EQ(dgot, (want - base) & width_mask(bits));
+					break;
+				}
+			}
+		}
+	}
+}
+
 static void test_decode_with_deltas(void)
 {
 	static struct hwt_i915_oa_accum acc;
@@ -401,6 +478,7 @@ int main(void)
 	RUN(test_sums_tgl);
 	RUN(test_sums_dg2);
 	RUN(test_add_deltas_paths);
+	RUN(test_decode_with_deltas_layouts);
 	RUN(test_decode_with_deltas);
 	return check_done("i915_oa_sums");
 }
