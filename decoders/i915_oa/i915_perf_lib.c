@@ -103,7 +103,11 @@ bool hwt_i915_perf__set_sane(const struct igt_metric_set *set)
 		    !c->read_uint64)
 			return false;
 	}
+	/* every slot the deltas are written to (i915_oa_metrics.c deltas()) */
 	return set->gpu_time_offset >= 0 && set->gpu_time_offset < IGT_PERF_MAX_DELTAS &&
+	       set->gpu_clock_offset >= 0 && set->gpu_clock_offset < IGT_PERF_MAX_DELTAS &&
+	       set->a_offset >= 0 && set->a_offset < IGT_PERF_MAX_DELTAS &&
+	       set->b_offset >= 0 && set->b_offset + 8 <= IGT_PERF_MAX_DELTAS &&
 	       set->c_offset >= 0 && set->c_offset + 8 <= IGT_PERF_MAX_DELTAS;
 }
 
