@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "i915_raw.h"
+#include "i915_oa/i915_perf_lib.h"
 #include "i915_oa/i915_oa_internal.h"
 
 static void put32(uint8_t *b, size_t off, uint32_t v)
@@ -567,6 +568,38 @@ static void test_correlation_wide(void)
 	CHECK_EQ(cpu, UINT64_MAX - 8);
 }
 
+static uint64_t read_zero(const struct igt_perf *perf, const struct igt_metric_set *set,
+			  uint64_t *deltas)
+{
+	return 0;
+}
+
+/* A set whose offsets would put a delta outside IGT's 64 slots is refused. */
+static void test_set_sane(void)
+{
+	static struct igt_metric_set set;
+	static struct igt_counter c = { .metric_set = &set, .symbol_name = "GpuTime",
+					.read_uint64 = read_zero };
+	/* time 0, clock 1, A 2-37, B 38-45, C 46-53: every slot within the 64 */
+	const struct igt_metric_set good = { .counters = &c, .n_counters = 1,
+		.gpu_time_offset = 0, .gpu_clock_offset = 1, .a_offset = 2, .b_offset = 38,
+		.c_offset = 46 };
+
+	set = good;
+	CHECK(hwt_i915_perf__set_sane(&set));
+	set.b_offset = 57;		/* B7 at slot 64 */
+	CHECK(!hwt_i915_perf__set_sane(&set));
+	set = good;
+	set.a_offset = -1;
+	CHECK(!hwt_i915_perf__set_sane(&set));
+	set = good;
+	set.gpu_clock_offset = 64;
+	CHECK(!hwt_i915_perf__set_sane(&set));
+	set = good;
+	set.c_offset = 57;
+	CHECK(!hwt_i915_perf__set_sane(&set));
+}
+
 int main(void)
 {
 	RUN(test_table);
@@ -580,6 +613,7 @@ int main(void)
 	RUN(test_chunked);
 	RUN(test_correlation);
 	RUN(test_correlation_wide);
+	RUN(test_set_sane);
 	RUN(test_overflow);
 	return check_done("i915_oa");
 }
