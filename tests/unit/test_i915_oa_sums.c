@@ -292,6 +292,28 @@ static void test_sums_dg2(void)
 	check_layout(&dg2);
 }
 
+/* layout @l's counter @k (A, then B0-7 at 192, C0-7 at 224) in report @p, and its width */
+static uint64_t lay_value(const struct layout *l, const uint8_t *p, int k, int *bits)
+{
+	uint32_t lo;
+
+	*bits = 32;
+	if (k >= l->na) {
+		memcpy(&lo, p + 192 + 4 * (k - l->na), 4);
+		return lo;
+	}
+	for (int r = 0; r < 8 && l->a[r].count; r++) {
+		const struct lay_run *lr = &l->a[r];
+
+		if (k < lr->first || k >= lr->first + lr->count)
+			continue;
+		*bits = lr->bits;
+		memcpy(&lo, p + lr->off + 4 * (k - lr->first), 4);
+		return lo | (lr->bits == 40 ? (uint64_t)p[lr->hi_off + k - lr->first] << 32 : 0);
+	}
+	return 0;
+}
+
 /* AVX2 and SSE2/plain C give the same sums, each pair's worked out here */
 static void test_add_deltas_paths(void)
 {
@@ -317,24 +339,11 @@ static void test_add_deltas_paths(void)
 			memcpy(cur + i, &x, 8);
 			memcpy(prev + i, &y, 8);
 		}
-		for (int r = 0; r < 8 && dg2.a[r].count; r++)
-			for (int k = 0; k < dg2.a[r].count; k++) {
-				const struct lay_run *lr = &dg2.a[r];
-				uint32_t lc, lp;
-				uint64_t vc, vp;
+		for (int k = 0; k < dg2.na + 16; k++) {
+			int bits;
+			uint64_t vc = lay_value(&dg2, cur, k, &bits), vp = lay_value(&dg2, prev, k, &bits);
 
-				memcpy(&lc, cur + lr->off + 4 * k, 4);
-				memcpy(&lp, prev + lr->off + 4 * k, 4);
-				vc = lc | (lr->bits == 40 ? (uint64_t)cur[lr->hi_off + k] << 32 : 0);
-				vp = lp | (lr->bits == 40 ? (uint64_t)prev[lr->hi_off + k] << 32 : 0);
-				want[lr->first + k] += (vc - vp) & width_mask(lr->bits);
-			}
-		for (int k = 0; k < 16; k++) {
-			uint32_t lc, lp;
-
-			memcpy(&lc, cur + 192 + 4 * k, 4);
-			memcpy(&lp, prev + 192 + 4 * k, 4);
-			want[38 + k] += (uint32_t)(lc - lp);
+			want[k] += (vc - vp) & width_mask(bits);
 		}
 		hwt_i915_oa__add_deltas(&plan, cur, prev, s_fast);
 		plan.avx2 = false;
@@ -345,28 +354,6 @@ static void test_add_deltas_paths(void)
 		CHECK_EQ(s_fast[k], want[k]);
 		CHECK_EQ(s_slow[k], want[k]);
 	}
-}
-
-/* layout @l's counter @k (A, then B0-7 at 192, C0-7 at 224) in report @p, and its width */
-static uint64_t lay_value(const struct layout *l, const uint8_t *p, int k, int *bits)
-{
-	uint32_t lo;
-
-	*bits = 32;
-	if (k >= l->na) {
-		memcpy(&lo, p + 192 + 4 * (k - l->na), 4);
-		return lo;
-	}
-	for (int r = 0; r < 8 && l->a[r].count; r++) {
-		const struct lay_run *lr = &l->a[r];
-
-		if (k < lr->first || k >= lr->first + lr->count)
-			continue;
-		*bits = lr->bits;
-		memcpy(&lo, p + lr->off + 4 * (k - lr->first), 4);
-		return lo | (lr->bits == 40 ? (uint64_t)p[lr->hi_off + k - lr->first] << 32 : 0);
-	}
-	return 0;
 }
 
 /*
