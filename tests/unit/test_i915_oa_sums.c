@@ -292,6 +292,17 @@ static void test_sums_dg2(void)
 	check_layout(&dg2);
 }
 
+/* two reports of random bytes */
+static void random_pair(uint8_t *cur, uint8_t *prev)
+{
+	for (int i = 0; i < 256; i += 8) {
+		uint64_t x = next_rand(), y = next_rand();
+
+		memcpy(cur + i, &x, 8);
+		memcpy(prev + i, &y, 8);
+	}
+}
+
 /* layout @l's counter @k (A, then B0-7 at 192, C0-7 at 224) in report @p, and its width */
 static uint64_t lay_value(const struct layout *l, const uint8_t *p, int k, int *bits)
 {
@@ -333,12 +344,7 @@ static void test_add_deltas_paths(void)
 	memset(s_slow, 0, sizeof(s_slow));
 	memset(want, 0, sizeof(want));
 	for (int t = 0; t < 2000; t++) {
-		for (int i = 0; i < 256; i += 8) {
-			uint64_t x = next_rand(), y = next_rand();
-
-			memcpy(cur + i, &x, 8);
-			memcpy(prev + i, &y, 8);
-		}
+		random_pair(cur, prev);
 		for (int k = 0; k < dg2.na + 16; k++) {
 			int bits;
 			uint64_t vc = lay_value(&dg2, cur, k, &bits), vp = lay_value(&dg2, prev, k, &bits);
@@ -383,12 +389,7 @@ static void test_decode_with_deltas_layouts(void)
 			continue;
 		hwt_i915_oa__plan(f, &plan);
 		for (int t = 0; t < 500; t++) {
-			for (int i = 0; i < 256; i += 8) {
-				uint64_t x = next_rand(), y = next_rand();
-
-				memcpy(cur + i, &x, 8);
-				memcpy(prev + i, &y, 8);
-			}
+			random_pair(cur, prev);
 			cur[0] = prev[0] = 1;	/* headers not all zero */
 			hwt_i915_oa__decode_report(f, gen, prev, &vp);
 			CHECK(hwt_i915_oa__decode_with_deltas(&plan, f, gen, cur, &vp, &v, &d));
@@ -434,12 +435,7 @@ static void test_decode_with_deltas(void)
 		formats++;
 		hwt_i915_oa__plan(f, &plan);
 		for (int t = 0; t < 200; t++) {
-			for (int i = 0; i < 256; i += 8) {
-				uint64_t x = next_rand(), y = next_rand();
-
-				memcpy(cur + i, &x, 8);
-				memcpy(prev + i, &y, 8);
-			}
+			random_pair(cur, prev);
 			hwt_i915_oa_accum__init(&acc, f, gen);
 			hwt_i915_oa__decode_report(f, gen, prev, &vp);
 			hwt_i915_oa_accum__report(&acc, &vp, &d1);
