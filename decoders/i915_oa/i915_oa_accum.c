@@ -51,16 +51,6 @@ void hwt_i915_oa_accum__exit(struct hwt_i915_oa_accum *acc)
 	acc->nctxs = acc->cap = 0;
 }
 
-uint32_t hwt_i915_oa__ctx_key(uint32_t gen, uint32_t ctx, bool ctx_valid)
-{
-	if (gen < 800)
-		return I915_OA_INVALID_CTX;
-	/* IGT's reader takes Gfx12+ ids as always valid */
-	if (gen >= 1200 || ctx_valid)
-		return ctx;
-	return I915_OA_INVALID_CTX;
-}
-
 uint64_t hwt_i915_oa__ticks_to_ns(uint64_t ticks, uint64_t freq)
 {
 	unsigned __int128 ns;
@@ -135,13 +125,8 @@ report(struct hwt_i915_oa_accum *acc, const struct hwt_i915_oa_values *v,
 		return;		/* never a baseline, never counted in a context */
 	if (acc->have_prev) {
 		d->valid = true;
-		if (acc->hdr64)
-			d->dts = v->raw_ts - p->raw_ts;
-		else if (acc->gen >= 1250 && acc->gen < 1300)
-			d->dts = (uint32_t)(v->raw_ts - p->raw_ts) >> 1;
-		else
-			d->dts = (uint32_t)(v->raw_ts - p->raw_ts);
-		d->dticks = acc->hdr64 ? v->ticks - p->ticks : (uint32_t)(v->ticks - p->ticks);
+		d->dts = hwt_i915_oa_accum__dts(acc, v->raw_ts, p->raw_ts);
+		d->dticks = hwt_i915_oa_accum__dticks(acc, v->ticks, p->ticks);
 		if (!taken && (v->na | v->nb | v->nc)) {	/* none: only the header decoded */
 			sub_masked(d->da, v->a, p->a, acc->mask_a, min_u32(v->na, p->na));
 			sub_masked(d->db, v->b, p->b, acc->mask_b, min_u32(v->nb, p->nb));

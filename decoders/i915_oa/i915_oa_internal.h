@@ -17,6 +17,7 @@
 #include "hwtrace/diag.h"
 #include "hwtrace/i915_oa.h"
 #include "hwtrace/record.h"
+#include "core/le.h"
 
 /**
  * struct hwt_i915_oa_seg - one run of counters in a report layout
@@ -132,14 +133,53 @@ struct hwt_i915_oa_values {
 void hwt_i915_oa__decode_report(const struct hwt_i915_oa_format *fmt, uint32_t gen,
 				const uint8_t *p, struct hwt_i915_oa_values *v);
 
+/* Context key as IGT's reader groups reports: ctx id, or invalid when not valid (< Gfx12). */
+static inline uint32_t hwt_i915_oa__ctx_key(uint32_t gen, uint32_t ctx, bool ctx_valid)
+{
+	if (gen < 800)
+		return I915_OA_INVALID_CTX;
+	/* IGT's reader takes Gfx12+ ids as always valid */
+	if (gen >= 1200 || ctx_valid)
+		return ctx;
+	return I915_OA_INVALID_CTX;
+}
+
 /**
  * hwt_i915_oa__decode_header - the header fields only (no counters: na = nb = nc = 0)
  *
  * Enough for timestamps, GPU ticks (Gen8+) and contexts, i.e. for the
  * per-context totals.  HSW's ticks live in C2: use hwt_i915_oa__decode_report().
  */
-void hwt_i915_oa__decode_header(const struct hwt_i915_oa_format *fmt, uint32_t gen,
-				const uint8_t *p, struct hwt_i915_oa_values *v);
+static inline void hwt_i915_oa__decode_header(const struct hwt_i915_oa_format *fmt, uint32_t gen,
+					      const uint8_t *p, struct hwt_i915_oa_values *v)
+{
+	v->na = v->nb = v->nc = 0;
+	v->rpt_id = hwt_le32(p);
+	if (fmt->hdr64) {
+		v->raw_ts = hwt_le64(p + 8);
+		v->ctx = hwt_le32(p + 16);
+		v->ticks = hwt_le64(p + 24);
+	} else {
+		v->raw_ts = hwt_le32(p + 4);
+		v->ctx = hwt_le32(p + 8);
+		v->ticks = gen >= 800 ? hwt_le32(p + 12) : 0;
+	}
+	/* Gfx12.5 OA timestamps are shifted right by one (IGT, Mesa) */
+	v->ts = !fmt->hdr64 && gen >= 1250 && gen < 1300 ? v->raw_ts >> 1 : v->raw_ts;
+
+	if (gen < 800) {
+		/* HSW has no reason bits; IGT labels its periodic reports "timer" */
+		v->reason = I915_OA_REASON_TIMER;
+		v->ctx_valid = false;
+	} else {
+		v->reason = (v->rpt_id >> 19) & (gen >= 1200 && gen < 1300 ? 0x7f : 0x3f);
+		v->ctx_valid = v->rpt_id & (gen == 800 ? 1u << 25 : 1u << 16);
+	}
+
+	/* the header is 16 or 32 bytes: OR its u64 words */
+	v->zero_hdr = !(hwt_le64(p) | hwt_le64(p + 8) |
+			(fmt->hdr64 ? hwt_le64(p + 16) | hwt_le64(p + 24) : 0));
+}
 
 struct hwt_i915_oa_delta;
 struct hwt_i915_oa_plan;
@@ -279,6 +319,24 @@ void hwt_i915_oa_accum__exit(struct hwt_i915_oa_accum *acc);
 static inline struct hwt_i915_oa_values *hwt_i915_oa_accum__next(struct hwt_i915_oa_accum *acc)
 {
 	return &acc->slot[acc->prev ^ 1];
+}
+
+/* timestamp delta from raw timestamp @prev to @cur: modulo 2^32 and halved on Gfx12.5 */
+static inline uint64_t hwt_i915_oa_accum__dts(const struct hwt_i915_oa_accum *acc, uint64_t cur,
+					      uint64_t prev)
+{
+	if (acc->hdr64)
+		return cur - prev;
+	if (acc->gen >= 1250 && acc->gen < 1300)
+		return (uint32_t)(cur - prev) >> 1;
+	return (uint32_t)(cur - prev);
+}
+
+/* GPU clock delta from @prev to @cur */
+static inline uint64_t hwt_i915_oa_accum__dticks(const struct hwt_i915_oa_accum *acc,
+						 uint64_t cur, uint64_t prev)
+{
+	return acc->hdr64 ? cur - prev : (uint32_t)(cur - prev);
 }
 
 /**
@@ -431,9 +489,6 @@ static inline void hwt_i915_oa_sums__lost(struct hwt_i915_oa_sums *s)
 
 /* the piece's bytes go away: keep the baseline */
 void hwt_i915_oa_sums__piece_end(struct hwt_i915_oa_sums *s, const struct hwt_i915_oa_format *fmt);
-
-/* Context key as IGT's reader groups reports: ctx id, or invalid when not valid (< Gfx12). */
-uint32_t hwt_i915_oa__ctx_key(uint32_t gen, uint32_t ctx, bool ctx_valid);
 
 /* ns = ticks * 1e9 / freq without overflow (0 when freq is 0; saturates at UINT64_MAX). */
 uint64_t hwt_i915_oa__ticks_to_ns(uint64_t ticks, uint64_t freq);

@@ -100,37 +100,6 @@ static void read_counters(const struct hwt_i915_oa_format *fmt, const uint8_t *p
 	v->nc = nc;
 }
 
-void hwt_i915_oa__decode_header(const struct hwt_i915_oa_format *fmt, uint32_t gen,
-				const uint8_t *p, struct hwt_i915_oa_values *v)
-{
-	v->na = v->nb = v->nc = 0;
-	v->rpt_id = hwt_le32(p);
-	if (fmt->hdr64) {
-		v->raw_ts = hwt_le64(p + 8);
-		v->ctx = hwt_le32(p + 16);
-		v->ticks = hwt_le64(p + 24);
-	} else {
-		v->raw_ts = hwt_le32(p + 4);
-		v->ctx = hwt_le32(p + 8);
-		v->ticks = gen >= 800 ? hwt_le32(p + 12) : 0;
-	}
-	/* Gfx12.5 OA timestamps are shifted right by one (IGT, Mesa) */
-	v->ts = !fmt->hdr64 && gen >= 1250 && gen < 1300 ? v->raw_ts >> 1 : v->raw_ts;
-
-	if (gen < 800) {
-		/* HSW has no reason bits; IGT labels its periodic reports "timer" */
-		v->reason = I915_OA_REASON_TIMER;
-		v->ctx_valid = false;
-	} else {
-		v->reason = (v->rpt_id >> 19) & (gen >= 1200 && gen < 1300 ? 0x7f : 0x3f);
-		v->ctx_valid = v->rpt_id & (gen == 800 ? 1u << 25 : 1u << 16);
-	}
-
-	/* the header is 16 or 32 bytes: OR its u64 words */
-	v->zero_hdr = !(hwt_le64(p) | hwt_le64(p + 8) |
-			(fmt->hdr64 ? hwt_le64(p + 16) | hwt_le64(p + 24) : 0));
-}
-
 void hwt_i915_oa__decode_report(const struct hwt_i915_oa_format *fmt, uint32_t gen,
 				const uint8_t *p, struct hwt_i915_oa_values *v)
 {
