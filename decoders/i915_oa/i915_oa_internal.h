@@ -216,12 +216,19 @@ extern const char *const hwt_i915_oa_reason_names[7];
  * struct hwt_i915_walk - what the record walker calls
  * @record:	one well-framed record: @type, its body (@n bytes after the
  *		8-byte header) and the file offset of the header
+ * @run:	optional: @count records in a row with one header (type and size),
+ *		their bodies @stride bytes apart from @body on; the walker calls
+ *		it instead of @record for two to 256 of them (a run longer than
+ *		that comes in several calls), so that a caller can take a run
+ *		of reports in one pass while they are in cache
  * @known:	whether @type (with body size @n) is a record the caller knows;
  *		used to find the next record after garbage
- * @ctx:	passed to both
+ * @ctx:	passed to each
  */
 struct hwt_i915_walk {
 	void (*record)(void *ctx, uint32_t type, const uint8_t *body, size_t n, uint64_t off);
+	void (*run)(void *ctx, uint32_t type, const uint8_t *body, size_t n, size_t stride,
+		    size_t count, uint64_t off);
 	bool (*known)(void *ctx, uint32_t type, size_t n);
 	void *ctx;
 };

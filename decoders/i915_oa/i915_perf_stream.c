@@ -44,6 +44,26 @@ static bool plausible(const uint8_t *p, size_t left, bool last, const struct hwt
 	       w->known(w->ctx, h.type, h.size - HDR);
 }
 
+/*
+ * How many whole records of @size bytes at @p repeat its 8-byte header, up
+ * to RUN_MAX: the caller then reads the run while it is still in cache.
+ */
+#define RUN_MAX 256
+
+static size_t run_length(const uint8_t *p, size_t left, size_t size)
+{
+	uint64_t first, h;
+	size_t count = 1;
+
+	memcpy(&first, p, HDR);
+	for (size_t at = size; count < RUN_MAX && size <= left - at; at += size, count++) {
+		memcpy(&h, p + at, HDR);
+		if (h != first)
+			break;
+	}
+	return count;
+}
+
 size_t hwt_i915_stream__walk(const uint8_t *buf, size_t n, uint64_t off, bool last,
 			     const struct hwt_i915_walk *w, struct hwt_diag *diag)
 {
@@ -62,6 +82,18 @@ size_t hwt_i915_stream__walk(const uint8_t *buf, size_t n, uint64_t off, bool la
 			why = "size runs past the end of the input";
 		if (!why && h.size > n - pos)
 			return pos;	/* the rest comes with the next chunk */
+		if (!why && w->run) {
+			size_t count = run_length(buf + pos, n - pos, h.size);
+
+			if (count > 1) {
+				if (diag)
+					diag->bytes.decoded += HDR * count;
+				w->run(w->ctx, h.type, buf + pos + HDR, h.size - HDR, h.size, count,
+				       off + pos);
+				pos += count * h.size;
+				continue;
+			}
+		}
 		if (!why) {
 			/* every line of the record that far ahead (a report spans five) */
 			for (size_t l = 0; l < h.size && pos + PREFETCH_AHEAD + l < n; l += 64)

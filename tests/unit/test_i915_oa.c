@@ -506,6 +506,91 @@ static void test_chunked(void)
 	free(b);
 }
 
+/* what a walk handed over: each record's type, body size and offset, runs expanded */
+struct walked {
+	uint32_t n, runs, longest;
+	uint32_t type[1000];
+	uint64_t off[1000], size[1000];
+};
+
+static void walked_record(void *ctx, uint32_t type, const uint8_t *body, size_t n, uint64_t off)
+{
+	struct walked *w = ctx;
+
+	if (w->n == 1000)
+		return;
+	w->type[w->n] = type;
+	w->size[w->n] = n;
+	w->off[w->n++] = off;
+}
+
+static void walked_run(void *ctx, uint32_t type, const uint8_t *body, size_t n, size_t stride,
+		       size_t count, uint64_t off)
+{
+	struct walked *w = ctx;
+
+	CHECK(count >= 2);
+	CHECK_EQ(stride, n + 8);
+	w->runs++;
+	if (count > w->longest)
+		w->longest = (uint32_t)count;
+	for (size_t i = 0; i < count; i++)
+		walked_record(ctx, type, body + i * stride, n, off + i * stride);
+}
+
+static bool walked_known(void *ctx, uint32_t type, size_t n)
+{
+	return type == I915_PERF_RECORD_SAMPLE;
+}
+
+/*
+ * With a run callback the walker hands over the same records at the same
+ * offsets as without one, and counts the same bytes: runs of one header
+ * (600 reports: 256, 256 and 88), a lost record between runs, a report of
+ * another size, garbage and a record cut by the end of the piece.
+ */
+static void test_walk_runs(void)
+{
+	static struct walked plain, runs;
+	uint8_t *b = calloc(700, 264);
+	struct hwt_diag d1 = { 0 }, d2 = { 0 };
+	size_t n = 0, used1, used2;
+
+	CHECK(b != NULL);
+	if (!b)
+		return;
+	for (int i = 0; i < 600; i++)
+		n += i915_put_hdr(b + n, I915_PERF_RECORD_SAMPLE, 264) + 256;
+	n += i915_put_hdr(b + n, I915_PERF_RECORD_OA_REPORT_LOST, 8);
+	for (int i = 0; i < 3; i++)
+		n += i915_put_hdr(b + n, I915_PERF_RECORD_SAMPLE, 264) + 256;
+	n += i915_put_hdr(b + n, I915_PERF_RECORD_SAMPLE, 200) + 192;
+	memset(b + n, 0xee, 12);	/* garbage */
+	n += 12;
+	for (int i = 0; i < 2; i++)
+		n += i915_put_hdr(b + n, I915_PERF_RECORD_SAMPLE, 264) + 256;
+	n += i915_put_hdr(b + n, I915_PERF_RECORD_SAMPLE, 264) + 100;	/* cut */
+	used1 = hwt_i915_stream__walk(b, n, 4096, false, &(struct hwt_i915_walk){
+		.record = walked_record, .known = walked_known, .ctx = &plain }, &d1);
+	used2 = hwt_i915_stream__walk(b, n, 4096, false, &(struct hwt_i915_walk){
+		.record = walked_record, .run = walked_run, .known = walked_known,
+		.ctx = &runs }, &d2);
+	CHECK_EQ(used1, n - 108);
+	CHECK_EQ(used2, used1);
+	CHECK_EQ(plain.n, 607);
+	CHECK_EQ(runs.n, plain.n);
+	CHECK(!memcmp(runs.type, plain.type, sizeof(plain.type)));
+	CHECK(!memcmp(runs.size, plain.size, sizeof(plain.size)));
+	CHECK(!memcmp(runs.off, plain.off, sizeof(plain.off)));
+	CHECK_EQ(runs.runs, 5);		/* 256, 256, 88, 3, 2 */
+	CHECK_EQ(runs.longest, 256);
+	CHECK_EQ(d2.bytes.decoded, d1.bytes.decoded);
+	CHECK_EQ(d2.bytes.skipped, d1.bytes.skipped);
+	CHECK_EQ(d2.errors, d1.errors);
+	CHECK_EQ(d1.bytes.skipped, 12);
+	free(b);
+}
+
 /* Corrupt inputs must not wrap: huge GpuTime saturates, extrapolation clamps at 0. */
 static void test_overflow(void)
 {
@@ -611,6 +696,7 @@ int main(void)
 	RUN(test_accumulate);
 	RUN(test_malformed);
 	RUN(test_chunked);
+	RUN(test_walk_runs);
 	RUN(test_correlation);
 	RUN(test_correlation_wide);
 	RUN(test_set_sane);
