@@ -714,10 +714,38 @@ static void on_record(void *ctx, uint32_t type, const uint8_t *body, size_t n, u
 			       type, n + 8);
 }
 
+/*
+ * Records in a row with one header.  report --metrics (s->sums, no
+ * per-context totals) takes a run of reports of one context in one pass:
+ * each run's first report the usual way, then the others while their
+ * deltas go to its context (hwt_i915_oa_sums__span()).
+ */
+static void on_run(void *ctx, uint32_t type, const uint8_t *body, size_t n, size_t stride,
+		   size_t count, uint64_t off)
+{
+	struct oa_state *s = ctx;
+
+	for (size_t i = 0; i < count; i++) {
+		size_t taken;
+
+		on_record(s, type, body + i * stride, n, off + i * stride);
+		if (type != I915_PERF_RECORD_SAMPLE || !s->sums || !s->acc.no_ctxs ||
+		    n != s->fmt->size || i + 1 == count)
+			continue;
+		taken = hwt_i915_oa_sums__span(&s->sums_of, &s->acc, s->fmt, s->gen,
+					       body + i * stride, stride, count - i);
+		s->st.samples += taken;
+		s->diag->bytes.decoded += taken * n;
+		hwt_emit__count(s->emit, taken);
+		i += taken;
+	}
+}
+
 static size_t oa_decode(void *state, const struct hwt_chunk *chunk, const struct hwt_emit *emit)
 {
 	struct oa_state *s = state;
-	struct hwt_i915_walk w = { .record = on_record, .known = known, .ctx = s };
+	struct hwt_i915_walk w = { .record = on_record, .known = known, .ctx = s,
+				   .run = s->want_sums && s->no_summary ? on_run : NULL };
 	size_t used;
 
 	s->emit = emit;

@@ -412,6 +412,30 @@ void hwt_i915_oa__plan(const struct hwt_i915_oa_format *fmt, struct hwt_i915_oa_
 void hwt_i915_oa__add_deltas(const struct hwt_i915_oa_plan *plan, const uint8_t *cur,
 			     const uint8_t *prev, uint64_t *sums);
 
+/**
+ * hwt_i915_oa__count_wraps - count, per counter, the pairs of a run of reports that wrap
+ * @plan:	their layout
+ * @first:	the first report; the others follow @stride bytes apart
+ * @npairs:	pairs (first + j * stride, first + (j + 1) * stride), j < @npairs
+ * @w:		per counter (the sums' order), incremented for each pair whose
+ *		counter is lower in the later report
+ */
+void hwt_i915_oa__count_wraps(const struct hwt_i915_oa_plan *plan, const uint8_t *first,
+			      size_t stride, uint32_t npairs, uint32_t *w);
+
+/**
+ * hwt_i915_oa__add_span - add the deltas of a run of reports to sums, from its ends
+ * @plan:	their layout
+ * @last, @first: the run's last and first reports
+ * @w:		hwt_i915_oa__count_wraps() over the run's pairs
+ * @sums:	as hwt_i915_oa__add_deltas()'s
+ *
+ * What hwt_i915_oa__add_deltas() on each pair of the run would add:
+ * @last - @first plus, for each wrap, 2^width.
+ */
+void hwt_i915_oa__add_span(const struct hwt_i915_oa_plan *plan, const uint8_t *last,
+			   const uint8_t *first, const uint32_t *w, uint64_t *sums);
+
 /* ---- per-context entries (i915_oa_ctx_table.c) ------------------------------ */
 
 /**
@@ -487,6 +511,24 @@ void hwt_i915_oa_sums__exit(struct hwt_i915_oa_sums *s);
  */
 void hwt_i915_oa_sums__report(struct hwt_i915_oa_sums *s, const uint8_t *body, const struct hwt_i915_oa_values *v,
 			      const struct hwt_i915_oa_delta *d, uint32_t key);
+
+/**
+ * hwt_i915_oa_sums__span - take the reports that follow one just taken, while
+ * their deltas go to one context
+ * @s:		the sums
+ * @acc:	the accumulator, which keeps no per-context totals (no_ctxs)
+ * @fmt, @gen:	the reports' format and graphics version
+ * @first:	the report just passed to hwt_i915_oa_sums__report(), at most
+ *		@count reports of @fmt->size bytes, @stride bytes apart, from it on
+ *
+ * Takes the reports after @first up to the first that has a zero header
+ * (not taken) or a context other than @first's (taken, as the run's last),
+ * and leaves @s and @acc as one call each per report would.  Returns how
+ * many it took (0 when @first was not a baseline).
+ */
+size_t hwt_i915_oa_sums__span(struct hwt_i915_oa_sums *s, struct hwt_i915_oa_accum *acc,
+			      const struct hwt_i915_oa_format *fmt, uint32_t gen,
+			      const uint8_t *first, size_t stride, size_t count);
 
 /* a lost record (either kind): the next report's deltas go to no context */
 static inline void hwt_i915_oa_sums__lost(struct hwt_i915_oa_sums *s)

@@ -3,10 +3,11 @@
  * test_i915_oa_sums.c - report --metrics' per-context sums, taken by the
  * decoder straight from the reports' bytes (i915_oa_sums.c), against sums
  * this test works out from the values it wrote; the one-pass decode of a
- * report and its deltas against the usual decode and accumulator.
+ * report and its deltas against the usual decode and accumulator; a run's
+ * sums from its ends and its wraps against each pair's deltas.
  *
  * The streams switch between three contexts at irregular steps, wrap every
- * 40-bit and 32-bit counter, and hold zero-header reports and both kinds of
+ * 40-bit and 32-bit counter (half of them every few reports), and hold zero-header reports and both kinds of
  * lost record.  They are fed in pieces whose bytes are freed after each
  * call, as the session's mapped windows are unmapped.  The layouts are IGT's
  * (lib/i915/perf.c accumulators), written out here rather than read from the
@@ -169,8 +170,10 @@ static void gen(const struct layout *l, struct stream *s, struct expect *e)
 		}
 		ts += 19200;
 		ticks += 1000003 + (uint32_t)(next_rand() % 4096);
+		/* odd counters step up to half their range: they wrap every few reports */
 		for (int k = 0; k < nc; k++)
-			v[k] = (v[k] + next_rand() % 3000000) & width_mask(width[k]);
+			v[k] = (v[k] + (k % 2 ? next_rand() & width_mask(width[k]) >> 1 :
+					next_rand() % 3000000)) & width_mask(width[k]);
 	}
 }
 
@@ -206,13 +209,14 @@ static void on_rec(void *ctx, const struct hwt_record *rec)
 }
 
 /* decode @s in pieces of about @piece records, each piece in bytes of its own */
-static void run(const struct layout *l, const struct stream *s, uint32_t piece, struct got *g,
-		struct hwt_diag *d, uint64_t *records)
+static void run(const struct layout *l, const struct stream *s, uint32_t piece, bool no_summary,
+		struct got *g, struct hwt_diag *d, uint64_t *records)
 {
 	struct hwt_opt opts[1] = { { "oa-format", l->fmt } };
 	struct hwt_aux_ctx ctx = { .auxtrace_type = HWT_AUXTRACE_I915_OA, .opts = opts,
 				   .nopts = 1, .raw = true, .summary_only = true,
-				   .metrics = true, .metrics_groups_only = true };
+				   .metrics = true, .metrics_groups_only = true,
+				   .no_summary = no_summary };
 	struct hwt_emit e = { .record = on_rec, .ctx = g, .diag = d, .records = records };
 	const struct hwt_decoder_ops *ops = &hwt_i915_oa_decoder;
 	uint64_t priv[HWT_I915_OA_NPRIV];
@@ -256,11 +260,13 @@ static void check_layout(const struct layout *l)
 	if (!s.buf)
 		return;
 	CHECK_EQ(want.n, 4);	/* 0x10, 0x20, 0x30 and a zero header's 0 */
-	for (size_t p = 0; p < sizeof(pieces) / sizeof(pieces[0]); p++) {
+	/* without summary records, runs of one context are summed from their ends */
+	for (size_t p = 0; p < 2 * sizeof(pieces) / sizeof(pieces[0]); p++) {
 		struct hwt_diag d = { 0 };
 		uint64_t records = 0;
+		bool no_summary = p & 1;
 
-		run(l, &s, pieces[p], &g, &d, &records);
+		run(l, &s, pieces[p / 2], no_summary, &g, &d, &records);
 		CHECK_EQ(records, NREP);	/* every report counted, none emitted */
 		CHECK_EQ(g.reports, 0);
 		CHECK_EQ(d.errors, 0);
@@ -272,8 +278,9 @@ static void check_layout(const struct layout *l)
 			CHECK_EQ(g.e.dticks[c], want.dticks[c]);
 			for (int k = 0; k < l->na + 16; k++)
 				if (g.e.sum[c][k] != want.sum[c][k]) {
-					fprintf(stderr, "%s piece %u ctx 0x%x counter %d\n", l->fmt,
-						pieces[p], want.ctx[c], k);
+					fprintf(stderr, "%s piece %u%s ctx 0x%x counter %d\n", l->fmt,
+						pieces[p / 2], no_summary ? " no_summary" : "",
+						want.ctx[c], k);
 					CHECK_EQ(g.e.sum[c][k], want.sum[c][k]);
 					break;
 				}
@@ -360,6 +367,65 @@ static void test_add_deltas_paths(void)
 		CHECK_EQ(s_fast[k], want[k]);
 		CHECK_EQ(s_slow[k], want[k]);
 	}
+}
+
+/*
+ * A run's sums from its ends and its wraps (AVX2 and plain C), against each
+ * pair's deltas worked out here, over runs of random reports 264 bytes
+ * apart (as in records) long enough to cross the 64-report blocks.
+ */
+static void test_span_paths(void)
+{
+	const struct layout *ls[] = { &tgl, &dg2 };
+	const uint32_t lens[] = { 1, 2, 63, 64, 65, 130, 200 };
+	enum { STRIDE = 264, MAXP = 200 };
+	uint8_t *buf = calloc(MAXP + 1, STRIDE);
+
+	CHECK(buf != NULL);
+	for (size_t n = 0; buf && n < sizeof(ls) / sizeof(ls[0]); n++) {
+		const struct layout *l = ls[n];
+		const struct hwt_i915_oa_format *f =
+			hwt_i915_oa_format__find(hwt_i915_oa_format__by_name(l->fmt),
+						 l->ts_shift ? 1255 : 1200);
+		struct hwt_i915_oa_plan plan;
+
+		CHECK(f != NULL);
+		if (!f)
+			continue;
+		for (size_t t = 0; t < sizeof(lens) / sizeof(lens[0]); t++) {
+			uint32_t np = lens[t];
+			uint64_t want[MAXC] = { 0 }, s_fast[MAXC] = { 0 }, s_slow[MAXC] = { 0 };
+			uint32_t w_fast[MAXC] = { 0 }, w_slow[MAXC] = { 0 };
+			const uint8_t *first = buf + 8, *last = buf + 8 + np * STRIDE;
+
+			for (uint32_t j = 0; j < np; j += 2)
+				random_pair(buf + 8 + (j + 1) * STRIDE, buf + 8 + j * STRIDE);
+			if (np % 2 == 0)
+				random_pair(buf + 8 + np * STRIDE, buf);
+			for (uint32_t j = 0; j < np; j++)
+				for (int k = 0; k < l->na + 16; k++) {
+					int bits;
+					uint64_t vc = lay_value(l, first + (j + 1) * STRIDE, k, &bits);
+					uint64_t vp = lay_value(l, first + j * STRIDE, k, &bits);
+
+					want[k] += (vc - vp) & width_mask(bits);
+				}
+			hwt_i915_oa__plan(f, &plan);
+			hwt_i915_oa__count_wraps(&plan, first, STRIDE, np, w_fast);
+			hwt_i915_oa__add_span(&plan, last, first, w_fast, s_fast);
+			plan.avx2 = false;
+			hwt_i915_oa__count_wraps(&plan, first, STRIDE, np, w_slow);
+			hwt_i915_oa__add_span(&plan, last, first, w_slow, s_slow);
+			for (int k = 0; k < l->na + 16; k++)
+				if (s_fast[k] != want[k] || s_slow[k] != want[k]) {
+					fprintf(stderr, "%s %u pairs counter %d\n", l->fmt, np, k);
+					CHECK_EQ(s_fast[k], want[k]);
+					CHECK_EQ(s_slow[k], want[k]);
+					break;
+				}
+		}
+	}
+	free(buf);
 }
 
 /*
@@ -461,6 +527,7 @@ int main(void)
 	RUN(test_sums_tgl);
 	RUN(test_sums_dg2);
 	RUN(test_add_deltas_paths);
+	RUN(test_span_paths);
 	RUN(test_decode_with_deltas_layouts);
 	RUN(test_decode_with_deltas);
 	return check_done("i915_oa_sums");
