@@ -81,13 +81,10 @@ static void device_words(struct met *m, const uint64_t *priv)
 
 static void *met_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 {
-	char why[256];
 	struct met *m;
 
-	if (!hwt_i915_perf__open(why, sizeof(why))) {
-		hwt_diag__warn(diag, 0, "i915 metrics", "no metrics: %s", why);
-		return NULL;
-	}
+	/* the library is first needed at the first report or context sum: load it meanwhile */
+	hwt_i915_perf__load_async();
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return NULL;
@@ -134,6 +131,12 @@ static bool start(struct met *m)
 {
 	const char *name = m->want ? m->want : m->set_name;
 	const struct igt_metric_set *s;
+	char why[256];
+
+	if (!hwt_i915_perf__open(why, sizeof(why))) {
+		fail(m, why, "");
+		return false;
+	}
 
 	if (!m->dev.topology) {
 		/* the equations read the EU topology: IGT TOPOLOGY, perf.data layout 2 */

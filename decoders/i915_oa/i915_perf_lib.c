@@ -3,9 +3,11 @@
  * i915_perf_lib.c - load IGT's libi915_perf (intel-gpu-tools) at run time.
  *
  * The library holds the equations of every metric set IGT knows, generated
- * from Intel's metric XML files.  It is loaded the first time a metrics
- * computer starts, never by the decoder itself: without it everything but
- * --metrics works, and --metrics says why it has none.
+ * from Intel's metric XML files.  It is loaded when a metrics computer
+ * starts, never by the decoder itself: without it everything but --metrics
+ * works, and --metrics says why it has none.  Loading it (relocating a
+ * 10 MB library) takes as long as decoding a few megabytes of reports, so
+ * a thread loads it while the decoder runs; the first use waits for it.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -51,6 +53,32 @@ static void load(void)
 		return;
 	}
 	lib.ok = true;
+}
+
+static void *load_thread(void *arg)
+{
+	pthread_once(&lib.once, load);
+	return NULL;
+}
+
+static void start_load(void)
+{
+	pthread_attr_t a;
+	pthread_t t;
+
+	/* if no thread starts, the first hwt_i915_perf__open() loads it */
+	if (pthread_attr_init(&a))
+		return;
+	if (!pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED))
+		pthread_create(&t, &a, load_thread, NULL);
+	pthread_attr_destroy(&a);
+}
+
+void hwt_i915_perf__load_async(void)
+{
+	static pthread_once_t started = PTHREAD_ONCE_INIT;
+
+	pthread_once(&started, start_load);
 }
 
 bool hwt_i915_perf__open(char *why, size_t n)

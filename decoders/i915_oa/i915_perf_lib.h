@@ -76,8 +76,13 @@ struct igt_perf {
 
 /**
  * hwt_i915_perf__open - load libi915_perf once; false with the reason in @why
+ *
+ * Waits for a load hwt_i915_perf__load_async() started.
  */
 bool hwt_i915_perf__open(char *why, size_t n);
+
+/* start loading libi915_perf in a thread of its own, once; hwt_i915_perf__open() then waits for it */
+void hwt_i915_perf__load_async(void);
 
 /* intel_perf_for_devinfo(); @topology is a drm_i915_query_topology_info or NULL */
 struct igt_perf *hwt_i915_perf__for_devinfo(uint32_t devid, uint32_t revision,
