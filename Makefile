@@ -199,12 +199,16 @@ FUZZ_OBJ := $(LIB_SRC:%.c=build-fuzz/obj/%.o)
 # the library once, instrumented for coverage; each target links against it
 # (kept: make would otherwise delete them as intermediates and rebuild each run)
 .SECONDARY: $(FUZZ_OBJ)
+# (-MMD: a changed header rebuilds what includes it, as in $(BUILD))
 build-fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) -c $< -o $@
+	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN) -MMD -MP -c $< -o $@
 
 build-fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
-	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+	clang $(CPPFLAGS) -O1 -g -fsanitize=fuzzer $(FUZZ_SAN) -MMD -MP -MF $@.d -MT $@ \
+		-o $@ $< $(FUZZ_OBJ) $(LDLIBS)
+
+-include $(shell find build-fuzz -name '*.d' 2>/dev/null)
 
 fuzz: $(FUZZ_BIN)
 	@for f in $(FUZZ_BIN); do \
