@@ -729,7 +729,7 @@ static void on_run(void *ctx, uint32_t type, const uint8_t *body, size_t n, size
 		size_t taken;
 
 		on_record(s, type, body + i * stride, n, off + i * stride);
-		if (type != I915_PERF_RECORD_SAMPLE || !s->sums || !s->acc.no_ctxs ||
+		if (type != I915_PERF_RECORD_SAMPLE || !s->sums || !s->fmt || !s->acc.no_ctxs ||
 		    n != s->fmt->size || i + 1 == count)
 			continue;
 		taken = hwt_i915_oa_sums__span(&s->sums_of, &s->acc, s->fmt, s->gen,
