@@ -18,6 +18,7 @@
 
 #include "hwtrace/decoder.h"
 #include "hwtrace/device.h"
+#include "map_ahead.h"
 
 #define MAX_STREAMS	64
 #define MAX_PRIV	64
@@ -469,24 +470,27 @@ int hwt_session__run(const char *path, const struct hwt_session_opts *o,
 }
 
 /*
- * Decode a regular file through a sliding read-only mapping instead of read()
- * and the carry buffer: no copy, and what the decoder leaves is simply mapped
+ * Decode a regular file through a read-only mapping instead of read() and
+ * the carry buffer: no copy, and what the decoder leaves is simply read
  * again.  The pieces are exactly the ones the read() loop below hands over
  * (windows of RAW_WINDOW bytes, each extended back to the first unconsumed
- * byte), because decoders such as CXL HMU resynchronise at piece ends.
- * Returns false, having decoded nothing, when the file cannot be mapped.
+ * byte), because decoders such as CXL HMU resynchronise at piece ends.  A
+ * thread maps the next window's pages while the decoder reads this one,
+ * and unmaps what it has read (map_ahead.c).  Returns false, having decoded
+ * nothing, when the file cannot be mapped.
  */
 static bool raw_mapped(struct session *ss, struct stream_state *st, struct hwt_chunk *c, int fd,
 		       uint64_t total)
 {
-	uint64_t pos = 0, end = 0, page = (uint64_t)sysconf(_SC_PAGESIZE);
+	struct map_ahead *m = map_ahead__new(fd, total, RAW_WINDOW);
+	uint64_t pos = 0, end = 0;
 
+	if (!m)
+		return false;	/* nothing decoded yet: read() it instead */
 	while (!c->last && !stopped(ss->o)) {
 		struct hwt_emit emit = stream_emit(ss, st);
 		uint64_t have = total - end < RAW_WINDOW ? total - end : RAW_WINDOW;
-		uint64_t start;
-		size_t len, used, n;
-		uint8_t *map;
+		size_t used, n;
 
 		if (!have && pos == end)
 			break;
@@ -518,24 +522,12 @@ static bool raw_mapped(struct session *ss, struct stream_state *st, struct hwt_c
 				break;
 			}
 		}
-		start = pos & ~(page - 1);
-		len = end - start;
-		/* every page is read: one call maps them all, not a fault per few */
-		map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, start);
-		if (map == MAP_FAILED) {
-			if (c->first)	/* nothing decoded yet: read() it instead */
-				return false;
-			hwt_diag__error(ss->diag, pos, "file", "mmap failed: %s", strerror(errno));
-			ss->diag->bytes.skipped += total - pos;
-			break;
-		}
-		madvise(map, len, MADV_SEQUENTIAL);
+		map_ahead__read(m, pos, end);
 		n = end - pos;
-		c->data = map + (pos - start);
+		c->data = map_ahead__base(m) + pos;
 		c->size = n;
 		c->file_offset = pos;
 		used = st->s.ops->decode(st->dec, c, &emit);
-		munmap(map, len);
 		if (used > n)
 			used = n;
 		c->first = false;
@@ -543,6 +535,7 @@ static bool raw_mapped(struct session *ss, struct stream_state *st, struct hwt_c
 			ss->diag->bytes.skipped += n - used;
 		pos += used;
 	}
+	map_ahead__delete(m);
 	st->s.bytes = total;
 	return true;
 }

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * map_ahead.h - a read-only mapping of a whole file for one pass from start
+ * to end, whose pages a thread maps ahead of the reader and unmaps behind it.
+ */
+#ifndef HWTRACE_MAP_AHEAD_H
+#define HWTRACE_MAP_AHEAD_H
+
+#include <stdint.h>
+
+struct map_ahead;
+
+/**
+ * map_ahead__new - map @size bytes of @fd (a regular file) for reading
+ * @ahead:	bytes to have mapped beyond the part being read
+ *
+ * Returns NULL when the file cannot be mapped.  No page is mapped yet.
+ */
+struct map_ahead *map_ahead__new(int fd, uint64_t size, uint64_t ahead);
+
+/* the first byte of the file in the mapping */
+const uint8_t *map_ahead__base(const struct map_ahead *m);
+
+/**
+ * map_ahead__read - the reader is about to read [@pos, @end)
+ *
+ * Its pages are mapped first if the thread has not mapped them yet; the
+ * thread then maps the next @ahead bytes, and unmaps the pages before
+ * @pos, which the reader must not read again.
+ */
+void map_ahead__read(struct map_ahead *m, uint64_t pos, uint64_t end);
+
+/* stop the thread and unmap what is left */
+void map_ahead__delete(struct map_ahead *m);
+
+#endif

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_map_ahead.c - the mapping a thread maps ahead of the reader and
+ * unmaps behind it (decoders/core/map_ahead.c).
+ *
+ * Files of a known byte pattern, smaller than the look-ahead (no thread),
+ * of a few windows and of an odd size, are read in pieces that advance by
+ * uneven steps and overlap as the session's do: every byte read must be
+ * the file's.  The pages behind the reader must go (mincore() then fails
+ * with ENOMEM), and nothing of the file may stay mapped after delete.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "core/map_ahead.h"
+
+#define AHEAD (64u << 10)
+
+static uint8_t pattern(uint64_t i)
+{
+	return (uint8_t)((i * 2654435761u) >> 13);
+}
+
+/* a temporary file of @size pattern bytes, open for reading, or -1 */
+static int make_file(uint64_t size)
+{
+	char path[] = "/tmp/hwtrace-map-ahead-XXXXXX";
+	uint8_t buf[4096];
+	int fd = mkstemp(path);
+
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	for (uint64_t off = 0; off < size;) {
+		size_t n = size - off < sizeof(buf) ? size - off : sizeof(buf);
+
+		for (size_t i = 0; i < n; i++)
+			buf[i] = pattern(off + i);
+		if (write(fd, buf, n) != (ssize_t)n) {
+			close(fd);
+			return -1;
+		}
+		off += n;
+	}
+	return fd;
+}
+
+/* whether the page at @p is mapped (mincore() fails with ENOMEM when not) */
+static bool mapped(const uint8_t *p)
+{
+	unsigned char v;
+	long page = sysconf(_SC_PAGESIZE);
+
+	return mincore((void *)((uintptr_t)p & ~(uintptr_t)(page - 1)), 1, &v) == 0 ||
+	       errno != ENOMEM;
+}
+
+static void read_all(uint64_t size)
+{
+	int fd = make_file(size);
+	struct map_ahead *m;
+	const uint8_t *base;
+	uint64_t pos = 0, end = 0, bad = 0, step = 0;
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	m = map_ahead__new(fd, size, AHEAD);
+	CHECK(m != NULL);
+	if (!m) {
+		close(fd);
+		return;
+	}
+	base = map_ahead__base(m);
+	while (pos < size) {
+		end = end + AHEAD < size ? end + AHEAD : size;
+		map_ahead__read(m, pos, end);
+		for (uint64_t i = pos; i < end; i++)
+			bad += base[i] != pattern(i);
+		/* leave an uneven tail unread, as a decoder leaves a cut record */
+		step = end == size ? end - pos : (end - pos) - (step * 7919 + 13) % 5000;
+		pos += step;
+	}
+	CHECK_EQ(bad, 0);
+	if (size > 3 * AHEAD) {
+		/* the first page is behind the reader: the thread unmaps it */
+		bool gone = false;
+
+		for (int i = 0; i < 2000 && !gone; i++) {
+			gone = !mapped(base);
+			if (!gone)
+				nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+		}
+		CHECK(gone);
+	}
+	map_ahead__delete(m);
+	CHECK(!mapped(base));
+	CHECK(!mapped(base + size - 1));
+	close(fd);
+}
+
+static void test_small(void)
+{
+	read_all(100);
+	read_all(AHEAD);
+}
+
+static void test_windows(void)
+{
+	read_all(5 * AHEAD);
+	read_all(5 * AHEAD + 4096 * 3 + 17);
+}
+
+int main(void)
+{
+	RUN(test_small);
+	RUN(test_windows);
+	return check_done("map_ahead");
+}
