@@ -544,14 +544,14 @@ static bool walked_known(void *ctx, uint32_t type, size_t n)
 }
 
 /*
- * With a run callback the walker hands over the same records at the same
- * offsets as without one, and counts the same bytes: runs of one header
- * (600 reports: 256, 256 and 88), a lost record between runs, a report of
- * another size, garbage and a record cut by the end of the piece.
+ * With a run callback or without, the walker hands over the records the
+ * test wrote, at the offsets it wrote them, and counts the same bytes: runs
+ * of one header (600 reports: 256, 256 and 88), a lost record between runs,
+ * a report of another size, garbage and a record cut by the end of the piece.
  */
 static void test_walk_runs(void)
 {
-	static struct walked plain, runs;
+	static struct walked plain, runs, want;
 	uint8_t *b = calloc(700, 264);
 	struct hwt_diag d1 = { 0 }, d2 = { 0 };
 	size_t n = 0, used1, used2;
@@ -559,16 +559,22 @@ static void test_walk_runs(void)
 	CHECK(b != NULL);
 	if (!b)
 		return;
+	/* each whole record as written: what both walks must hand over */
+#define PUT(type_, size_) do { \
+		walked_record(&want, type_, NULL, (size_) - 8, 4096 + n); \
+		n += i915_put_hdr(b + n, type_, size_) + (size_) - 8; \
+	} while (0)
 	for (int i = 0; i < 600; i++)
-		n += i915_put_hdr(b + n, I915_PERF_RECORD_SAMPLE, 264) + 256;
-	n += i915_put_hdr(b + n, I915_PERF_RECORD_OA_REPORT_LOST, 8);
+		PUT(I915_PERF_RECORD_SAMPLE, 264);
+	PUT(I915_PERF_RECORD_OA_REPORT_LOST, 8);
 	for (int i = 0; i < 3; i++)
-		n += i915_put_hdr(b + n, I915_PERF_RECORD_SAMPLE, 264) + 256;
-	n += i915_put_hdr(b + n, I915_PERF_RECORD_SAMPLE, 200) + 192;
+		PUT(I915_PERF_RECORD_SAMPLE, 264);
+	PUT(I915_PERF_RECORD_SAMPLE, 200);
 	memset(b + n, 0xee, 12);	/* garbage */
 	n += 12;
 	for (int i = 0; i < 2; i++)
-		n += i915_put_hdr(b + n, I915_PERF_RECORD_SAMPLE, 264) + 256;
+		PUT(I915_PERF_RECORD_SAMPLE, 264);
+#undef PUT
 	n += i915_put_hdr(b + n, I915_PERF_RECORD_SAMPLE, 264) + 100;	/* cut */
 	used1 = hwt_i915_stream__walk(b, n, 4096, false, &(struct hwt_i915_walk){
 		.record = walked_record, .known = walked_known, .ctx = &plain }, &d1);
@@ -577,11 +583,15 @@ static void test_walk_runs(void)
 		.ctx = &runs }, &d2);
 	CHECK_EQ(used1, n - 108);
 	CHECK_EQ(used2, used1);
-	CHECK_EQ(plain.n, 607);
-	CHECK_EQ(runs.n, plain.n);
-	CHECK(!memcmp(runs.type, plain.type, sizeof(plain.type)));
-	CHECK(!memcmp(runs.size, plain.size, sizeof(plain.size)));
-	CHECK(!memcmp(runs.off, plain.off, sizeof(plain.off)));
+	CHECK_EQ(want.n, 607);
+	CHECK_EQ(plain.n, want.n);
+	CHECK_EQ(runs.n, want.n);
+	CHECK(!memcmp(plain.type, want.type, sizeof(want.type)));
+	CHECK(!memcmp(plain.size, want.size, sizeof(want.size)));
+	CHECK(!memcmp(plain.off, want.off, sizeof(want.off)));
+	CHECK(!memcmp(runs.type, want.type, sizeof(want.type)));
+	CHECK(!memcmp(runs.size, want.size, sizeof(want.size)));
+	CHECK(!memcmp(runs.off, want.off, sizeof(want.off)));
 	CHECK_EQ(runs.runs, 5);		/* 256, 256, 88, 3, 2 */
 	CHECK_EQ(runs.longest, 256);
 	CHECK_EQ(d2.bytes.decoded, d1.bytes.decoded);
