@@ -87,6 +87,15 @@ size_t hwt_i915_oa_sums__span(struct hwt_i915_oa_sums *s, struct hwt_i915_oa_acc
 		size_t end = n + SPAN_BLOCK;
 
 		for (; n < end && n + 1 < count; n++) {
+			const uint8_t *ahead = first + (n + 1 + SPAN_BLOCK) * stride;
+
+			/*
+			 * The next block's lines, while this one is read:
+			 * the hardware prefetcher stops at each 4 KiB page.
+			 * (A prefetch past the input's end never faults.)
+			 */
+			for (size_t l = 0; l < stride; l += 64)
+				__builtin_prefetch(ahead + l);
 			hwt_i915_oa__decode_header(fmt, gen, first + (n + 1) * stride, &v);
 			if (v.zero_hdr) {
 				more = false;	/* never a baseline: the caller takes it */
