@@ -8,7 +8,9 @@
  * On a 10 MB IGT file the mapping and unmapping take about as long as the
  * decode itself.  A thread of its own does both while the reader decodes
  * the window before, so the reader only reads.  The reader never waits for
- * the thread: a page not mapped yet is simply faulted in.  Pages behind
+ * the thread: a page not mapped yet is simply faulted in.  The thread maps
+ * a step of 256 KiB at a time, so that it starts at once at the file's
+ * start, and keeps ahead of the reader when it can.  Pages behind
  * the reader are unmapped, so a file of any size holds two windows or so
  * in memory.
  */
@@ -19,6 +21,9 @@
 #include <unistd.h>
 
 #include "map_ahead.h"
+
+/* the thread maps this much at a time, so the reader can start at once */
+#define STEP	(256u << 10)
 
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22	/* Linux 5.14 */
@@ -34,6 +39,11 @@ struct map_ahead {
 	uint64_t want, mapped;		/* pages in [mapped, want) are to be mapped */
 	uint64_t drop, dropped;		/* pages in [dropped, drop) are to be unmapped */
 };
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
 
 static void populate(struct map_ahead *m, uint64_t from, uint64_t to)
 {
@@ -61,8 +71,9 @@ static void *ahead_main(void *arg)
 			pthread_mutex_unlock(&m->mu);
 			munmap(m->base + a, b - a);
 		} else {
+			/* a step at a time: the reader follows right behind */
 			a = m->mapped;
-			b = m->want;
+			b = min_u64(m->want, a + STEP);
 			m->mapped = b;
 			pthread_mutex_unlock(&m->mu);
 			populate(m, a, b);
@@ -103,14 +114,9 @@ const uint8_t *map_ahead__base(const struct map_ahead *m)
 	return m->base;
 }
 
-static uint64_t min_u64(uint64_t a, uint64_t b)
-{
-	return a < b ? a : b;
-}
-
 void map_ahead__read(struct map_ahead *m, uint64_t pos, uint64_t end)
 {
-	uint64_t mapped, drop = pos & ~(m->page - 1);
+	uint64_t drop = pos & ~(m->page - 1);
 
 	end = min_u64(end, m->size);
 	if (!m->have_thread) {
@@ -119,13 +125,6 @@ void map_ahead__read(struct map_ahead *m, uint64_t pos, uint64_t end)
 			m->mapped = end;
 		return;
 	}
-	pthread_mutex_lock(&m->mu);
-	mapped = m->mapped;
-	if (mapped < end)
-		m->mapped = end;	/* the reader maps its own window: only at the start */
-	pthread_mutex_unlock(&m->mu);
-	if (mapped < end)
-		populate(m, mapped, end);
 	pthread_mutex_lock(&m->mu);
 	m->want = min_u64(end + m->ahead, m->size);
 	if (drop > m->drop)

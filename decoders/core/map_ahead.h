@@ -24,9 +24,9 @@ const uint8_t *map_ahead__base(const struct map_ahead *m);
 /**
  * map_ahead__read - the reader is about to read [@pos, @end)
  *
- * Its pages are mapped first if the thread has not mapped them yet; the
- * thread then maps the next @ahead bytes, and unmaps the pages before
- * @pos, which the reader must not read again.
+ * The thread maps the pages up to @ahead bytes past @end, a step at a
+ * time from where it is (a page the reader reaches first is faulted in),
+ * and unmaps the pages before @pos, which the reader must not read again.
  */
 void map_ahead__read(struct map_ahead *m, uint64_t pos, uint64_t end);
 

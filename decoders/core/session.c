@@ -476,17 +476,13 @@ int hwt_session__run(const char *path, const struct hwt_session_opts *o,
  * (windows of RAW_WINDOW bytes, each extended back to the first unconsumed
  * byte), because decoders such as CXL HMU resynchronise at piece ends.  A
  * thread maps the next window's pages while the decoder reads this one,
- * and unmaps what it has read (map_ahead.c).  Returns false, having decoded
- * nothing, when the file cannot be mapped.
+ * and unmaps what it has read (map_ahead.c).
  */
-static bool raw_mapped(struct session *ss, struct stream_state *st, struct hwt_chunk *c, int fd,
-		       uint64_t total)
+static void raw_mapped(struct session *ss, struct stream_state *st, struct hwt_chunk *c, int fd,
+		       struct map_ahead *m, uint64_t total)
 {
-	struct map_ahead *m = map_ahead__new(fd, total, RAW_WINDOW);
 	uint64_t pos = 0, end = 0;
 
-	if (!m)
-		return false;	/* nothing decoded yet: read() it instead */
 	while (!c->last && !stopped(ss->o)) {
 		struct hwt_emit emit = stream_emit(ss, st);
 		uint64_t have = total - end < RAW_WINDOW ? total - end : RAW_WINDOW;
@@ -535,9 +531,7 @@ static bool raw_mapped(struct session *ss, struct stream_state *st, struct hwt_c
 			ss->diag->bytes.skipped += n - used;
 		pos += used;
 	}
-	map_ahead__delete(m);
 	st->s.bytes = total;
-	return true;
 }
 
 int hwt_session__run_raw(const char *path, const struct hwt_session_opts *o,
@@ -564,6 +558,7 @@ static int session_raw_fd(int fd, const char *path, const struct hwt_session_opt
 	const struct hwt_device *dev = hwt_device__find(o->raw_type ? o->raw_type : "");
 	struct session ss = { .o = o, .sink = sink, .diag = diag };
 	struct hwt_chunk c = { .first = true, .cpu = -1, .tid = -1 };
+	struct map_ahead *m = NULL;
 	struct stream_state *st;
 	uint64_t off = 0, total = 0;
 	size_t carried = 0;
@@ -579,10 +574,8 @@ static int session_raw_fd(int fd, const char *path, const struct hwt_session_opt
 	}
 	if (!fstat(fd, &sb) && S_ISREG(sb.st_mode))
 		total = sb.st_size;
-	buf = malloc(RAW_WINDOW);
 	st = stream_new(&ss, 0);
-	if (!buf || !st) {
-		free(buf);
+	if (!st) {
 		session_free(&ss);
 		return -1;
 	}
@@ -592,17 +585,32 @@ static int session_raw_fd(int fd, const char *path, const struct hwt_session_opt
 	nprivs = dev->decoder->ctx_from_opts ?
 		dev->decoder->ctx_from_opts(&st->s.ctx, st->priv, MAX_PRIV, diag) : 0;
 	if (nprivs < 0) {
-		free(buf);
 		session_free(&ss);
 		return -1;
 	}
 	st->s.ctx.npriv = nprivs;
+	/*
+	 * Map a regular file before the decoder starts: a decoder may load a
+	 * library in a thread of its own (libi915_perf), and while dlopen()
+	 * runs, creating the mapping's thread would wait for it.
+	 */
+	if (total)
+		m = map_ahead__new(fd, total, RAW_WINDOW);
 	stream_start(&ss, st);
 	st->s.chunks = 1;
 	if (sink->chunk && st->dec)
 		sink->chunk(sink->ctx, &st->s, &c, total);
-	if (st->dec && total && raw_mapped(&ss, st, &c, fd, total))
+	if (st->dec && m) {
+		raw_mapped(&ss, st, &c, fd, m, total);
 		eof = true;
+	}
+	map_ahead__delete(m);
+	/* not mapped (a pipe, or mmap() failed): read() it instead */
+	buf = eof || !st->dec ? NULL : malloc(RAW_WINDOW);
+	if (!eof && st->dec && !buf) {
+		hwt_diag__error(diag, 0, "file", "out of memory");
+		eof = true;
+	}
 	while (!eof && st->dec && !stopped(o)) {
 		size_t have = 0;
 
