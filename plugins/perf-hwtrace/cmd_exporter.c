@@ -124,6 +124,7 @@ int cmd_exporter(int argc, char **argv)
 			   "serve /metrics here: HOST:PORT, [IPv6]:PORT or :PORT (every address)"),
 		OPT_STRING(0, "proc", &proc, "DIR", "proc root of the DRM clients (default /proc)"),
 		OPT_STRING(0, "sys", &sys, "DIR", "sysfs root of the PMUs and GPUs (default /sys)"),
+		OPT_STRING(0, "sysfs", &sys, "DIR", "the same as --sys (list, record and stat's name)"),
 		OPT_EVENT_LIST('e', "event", ev_names, &nev, EXPORTER_MAX_EVENTS, "EVENT",
 			       "serve this PMU event's system-wide count: pmu/term=value,.../"),
 		OPT_CALLBACK(0, "rescan", &x.rescan, "SECONDS",

@@ -642,6 +642,7 @@ static int parse_opts(int argc, char **argv, struct top_opts *o)
 				"proc root (default /proc); repeat to replay recorded trees"),
 		OPT_STRING(0, "sys", &o->sys, "DIR",
 			   "sysfs root for the GPU headers (default /sys; PMUs only with /sys)"),
+		OPT_STRING(0, "sysfs", &o->sys, "DIR", "the same as --sys (list, record and stat's name)"),
 		OPT_CALLBACK('d', "delay", &o->delay, "SECONDS", "refresh interval (default 1)",
 			     seconds_opt),
 		OPT_CALLBACK('n', "iterations", &o->iterations, "N",

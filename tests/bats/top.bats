@@ -360,6 +360,21 @@ print(eval(sys.argv[3]))' "$@"
 	[[ "${lines[4]}" == "PID "* ]]
 }
 
+@test "top --sysfs is --sys, as list, record and stat name it (and --sy either)" {
+	snapshot "$T/a" 0
+	mksys "$T/sys"
+	# the first line holds the time
+	"$HWTRACE" top --proc "$T/a" --sys "$T/sys" -n 1 -b | tail -n +2 >"$T/sys.txt"
+	"$HWTRACE" top --proc "$T/a" --sysfs "$T/sys" -n 1 -b | tail -n +2 >"$T/sysfs.txt"
+	"$HWTRACE" top --proc "$T/a" --sy "$T/sys" -n 1 -b | tail -n +2 >"$T/sy.txt"
+	grep -q '^# gpu card1 amdgpu' "$T/sysfs.txt"
+	cmp "$T/sys.txt" "$T/sysfs.txt"
+	cmp "$T/sys.txt" "$T/sy.txt"
+	run "$HWTRACE" top --proc "$T/a" --sysfs "$T/nosys" -n 1 -b
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"# gpu card1"* ]]
+}
+
 @test "top -b: total memory where a driver prints no resident, fdN for clients without an id" {
 	snapshot "$T/a" 0
 	mkfd "$T/a" 700 noid 5 /dev/dri/renderD133 $'drm-driver: lima\ndrm-engine-gp: 5 ns\ndrm-resident-memory: 4 KiB\n'
