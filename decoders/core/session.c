@@ -19,6 +19,7 @@
 #include "hwtrace/decoder.h"
 #include "hwtrace/device.h"
 #include "map_ahead.h"
+#include "pipe_peek.h"
 
 #define MAX_STREAMS	64
 #define MAX_PRIV	64
@@ -396,20 +397,30 @@ static int input_open(const char *path, struct hwt_diag *diag)
 	return fd;
 }
 
+/* the bytes the devices' probes need: an IGT file's VERSION record */
+#define PROBE_MIN	16
+
 /*
  * The device of a self-describing raw file (IGT dumps, ...), or NULL for
- * perf.data and anything else.  Only a regular file is peeked (pread leaves
- * its offset alone); a FIFO or pipe goes to the perf.data reader unread.
+ * perf.data and anything else.  A regular file is peeked with pread(), a
+ * pipe or FIFO with tee() (pipe_peek.c): either way the input is left
+ * unread for whichever reader runs.  Anything else goes to the perf.data
+ * reader unread.
  */
-static const struct hwt_device *probe_raw(int fd)
+static const struct hwt_device *probe_raw(int fd, const struct hwt_session_opts *o)
 {
 	uint8_t head[4096];
 	struct stat sb;
 	ssize_t n;
 
-	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode))
+	if (fstat(fd, &sb))
 		return NULL;
-	n = pread(fd, head, sizeof(head), 0);
+	if (S_ISFIFO(sb.st_mode))
+		n = pipe_peek(fd, head, sizeof(head), PROBE_MIN, o->stop);
+	else if (S_ISREG(sb.st_mode))
+		n = pread(fd, head, sizeof(head), 0);
+	else
+		return NULL;
 	if (n < 8 || !memcmp(head, "PERFILE2", 8) || !memcmp(head, "2ELIFREP", 8))
 		return NULL;
 	return hwt_device__probe(head, n);
@@ -431,7 +442,7 @@ int hwt_session__run(const char *path, const struct hwt_session_opts *o,
 	fd = input_open(path, diag);
 	if (fd < 0)
 		return -1;
-	raw = probe_raw(fd);
+	raw = probe_raw(fd, o);
 	if (raw) {
 		struct hwt_session_opts ro = *o;
 

@@ -118,6 +118,45 @@ assert ours == igt, (ours, igt)
 PY
 }
 
+@test "i915-oa: an IGT recording through a pipe or FIFO is taken as from the file" {
+	$GEN --no-lost --reports 50 -o "$T/f.rec" > /dev/null
+	"$READER" -c GpuTime,GpuCoreClocks "$T/f.rec" > "$T/igt.txt"
+	# stdin a pipe: the head is read without taking it out of the pipe
+	cat "$T/f.rec" | "$HWTRACE" report -i - > "$T/rep.txt"
+	python3 - "$T" <<'PY'
+import re, sys
+d = sys.argv[1]
+igt, cur = {}, None
+for l in open(d + '/igt.txt'):
+    m = re.match(r'hw_id=0x([0-9a-f]+)', l)
+    if m:
+        cur = igt.setdefault(int(m.group(1), 16), [0, 0])
+    m = re.match(r'   (GpuTime|GpuCoreClocks): (\d+)', l)
+    if m:
+        cur[0 if m.group(1) == 'GpuTime' else 1] += int(m.group(2))
+ours = {}
+rows = open(d + '/rep.txt').read().split('i915_oa_context:')[1].splitlines()
+for l in rows[2:]:
+    f = l.split()
+    if len(f) < 5 or not f[0].startswith('0x'):
+        break
+    ours[int(f[0], 16)] = [int(f[3]), int(f[4])]
+assert igt and ours == igt, (ours, igt)
+PY
+	"$HWTRACE" script --json -i "$T/f.rec" > "$T/file.json"
+	# a FIFO whose writer sends the first 10 bytes, then the rest later:
+	# the probe waits for the 16 it needs
+	mkfifo "$T/fifo"
+	(head -c 10 "$T/f.rec"; sleep 0.3; tail -c +11 "$T/f.rec") > "$T/fifo" &
+	timeout 20 "$HWTRACE" script --json -i "$T/fifo" > "$T/fifo.json"
+	wait
+	cmp "$T/file.json" "$T/fifo.json"
+	# a pipe that ends before 16 bytes is no IGT file, and says so
+	run bash -c "head -c 10 '$T/f.rec' | '$HWTRACE' report -i -"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"offset 0: perf.data header: input too short (10 bytes)"* ]]
+}
+
 @test "i915-oa: decode of a raw stream equals the generator" {
 	$GEN --raw --reports 30 -o "$T/f.raw" > "$T/man.json"
 	run "$HWTRACE" decode --type i915-oa --oa-format A32u40_A4u32_B8_C8 --ts-freq 19200000 --json "$T/f.raw"
