@@ -23,7 +23,7 @@ peer_check() {
 	run "$HWTRACE" script -i "$T/f.rec" --json
 	[ "$status" -eq 0 ]
 	echo "$output" > "$T/ours.json"
-	python3 - "$T" <<'PY'
+	python3 - "$T" "$BATS_TEST_DIRNAME/../fixtures" <<'PY'
 import json, re, sys
 d = sys.argv[1]
 man = [json.loads(l) for l in open(d + '/man.json')]
@@ -38,14 +38,9 @@ got = [{k: v for k, v in r.items() if k != 'time'} for r in ours
 assert all('time' in r for r in reps), 'a report without CPU time'
 assert got == want, 'script --json differs from what the generator wrote'
 # reader totals, summed per hw_id over its timelines
-igt, cur = {}, None
-for l in open(d + '/igt.txt'):
-    m = re.match(r'hw_id=0x([0-9a-f]+)', l)
-    if m:
-        cur = igt.setdefault(int(m.group(1), 16), [0, 0])
-    m = re.match(r'   (GpuTime|GpuCoreClocks): (\d+)', l)
-    if m:
-        cur[0 if m.group(1) == 'GpuTime' else 1] += int(m.group(2))
+sys.path.insert(0, sys.argv[2])
+from cmp_igt_metrics import reader_sums
+igt = reader_sums(open(d + '/igt.txt').read())
 ctxs = [m for m in man if m['type'] == 'i915_oa_context']
 assert igt, 'reader printed no timeline'
 for c in ctxs:
@@ -73,6 +68,26 @@ PY
 }
 
 
+# $T/rep.txt (our report)'s per-context GpuTime and GpuCoreClocks equal the
+# sums of i915-perf-reader's per-timeline totals in $T/igt.txt
+totals_equal_reader() {
+	python3 - "$T" "$BATS_TEST_DIRNAME/../fixtures" <<'PY'
+import sys
+d = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from cmp_igt_metrics import reader_sums
+igt = reader_sums(open(d + '/igt.txt').read())
+ours = {}
+rows = open(d + '/rep.txt').read().split('i915_oa_context:')[1].splitlines()
+for l in rows[2:]:
+    f = l.split()
+    if len(f) < 5 or not f[0].startswith('0x'):
+        break
+    ours[int(f[0], 16)] = [int(f[3]), int(f[4])]
+assert igt and ours == igt, (ours, igt)
+PY
+}
+
 @test "i915-oa: peer check vs i915-perf-reader, TGL A32u40_A4u32_B8_C8" {
 	peer_check A32u40_A4u32_B8_C8 60
 }
@@ -96,26 +111,7 @@ PY
 	run "$HWTRACE" report -i "$T/f.rec"
 	[ "$status" -eq 0 ]
 	echo "$output" > "$T/rep.txt"
-	python3 - "$T" <<'PY'
-import re, sys
-d = sys.argv[1]
-igt, cur = {}, None
-for l in open(d + '/igt.txt'):
-    m = re.match(r'hw_id=0x([0-9a-f]+)', l)
-    if m:
-        cur = igt.setdefault(int(m.group(1), 16), [0, 0])
-    m = re.match(r'   (GpuTime|GpuCoreClocks): (\d+)', l)
-    if m:
-        cur[0 if m.group(1) == 'GpuTime' else 1] += int(m.group(2))
-ours = {}
-rows = open(d + '/rep.txt').read().split('i915_oa_context:')[1].splitlines()
-for l in rows[2:]:
-    f = l.split()
-    if len(f) < 5 or not f[0].startswith('0x'):
-        break
-    ours[int(f[0], 16)] = [int(f[3]), int(f[4])]
-assert ours == igt, (ours, igt)
-PY
+	totals_equal_reader
 }
 
 @test "i915-oa: an IGT recording through a pipe or FIFO is taken as from the file" {
@@ -123,26 +119,7 @@ PY
 	"$READER" -c GpuTime,GpuCoreClocks "$T/f.rec" > "$T/igt.txt"
 	# stdin a pipe: the head is read without taking it out of the pipe
 	cat "$T/f.rec" | "$HWTRACE" report -i - > "$T/rep.txt"
-	python3 - "$T" <<'PY'
-import re, sys
-d = sys.argv[1]
-igt, cur = {}, None
-for l in open(d + '/igt.txt'):
-    m = re.match(r'hw_id=0x([0-9a-f]+)', l)
-    if m:
-        cur = igt.setdefault(int(m.group(1), 16), [0, 0])
-    m = re.match(r'   (GpuTime|GpuCoreClocks): (\d+)', l)
-    if m:
-        cur[0 if m.group(1) == 'GpuTime' else 1] += int(m.group(2))
-ours = {}
-rows = open(d + '/rep.txt').read().split('i915_oa_context:')[1].splitlines()
-for l in rows[2:]:
-    f = l.split()
-    if len(f) < 5 or not f[0].startswith('0x'):
-        break
-    ours[int(f[0], 16)] = [int(f[3]), int(f[4])]
-assert igt and ours == igt, (ours, igt)
-PY
+	totals_equal_reader
 	"$HWTRACE" script --json -i "$T/f.rec" > "$T/file.json"
 	# a FIFO whose writer sends the first 10 bytes, then the rest later:
 	# the probe waits for the 16 it needs
