@@ -74,6 +74,8 @@ static int convert(struct cli *c, const char *path, bool raw, bool metrics)
 			"timeline\n", (unsigned long long)perfetto_sink__dropped(ps));
 		ret = EXIT_INPUT_ERROR;
 	}
+	if (perfetto_sink__values_left_out(ps))
+		ret = EXIT_INPUT_ERROR;	/* said when it happened */
 	if (o->error) {
 		fprintf(stderr, "perf hwtrace convert: write error: %s: %s\n", path,
 			strerror(o->error));

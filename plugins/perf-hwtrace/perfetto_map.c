@@ -12,7 +12,9 @@ const struct pf_map pf_maps[] = {
 		/* one value per OA report, per context; at its CPU time, else at its OA timestamp */
 		.type = "i915_oa_report", .group = "i915 OA",
 		.cpu_time_field = "time", .time_field = "ts", .time_wrap_bits = 32,
-		.freq_type = "i915_oa_stream", .freq_field = "ts_freq", .freq_option = "ts-freq",
+		.freq_type = "i915_oa_stream", .freq_field = "ts_freq",
+		.freq_early_type = "i915_oa_device", .freq_early_field = "ts_freq",
+		.freq_option = "ts-freq",
 		.values = {
 			{ PF_TICKS_NS, "dts", NULL, "GpuTime ctx {ctx}", PF_UNIT_NS,
 			  .fallback = true },

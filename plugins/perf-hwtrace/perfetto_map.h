@@ -72,6 +72,10 @@ struct pf_value {
  * @freq_type:	the summary record type that says the tick frequency when the
  *		stream's device does not (hwt_device.ts_freq; first pass) ...
  * @freq_field:	... and its field
+ * @freq_early_type: a record the decoder emits before the data that may say
+ *		it too (an IGT file's DEVICE_INFO): read in the one pass a pipe
+ *		gets, where no first pass can read the summary ...
+ * @freq_early_field: ... and its field
  * @freq_option: the decoder option that gives it (named when it is missing)
  * @select_type: PF_SELECTED: the summary record type whose records pick the keys
  * @select_field: ... and their key field
@@ -85,6 +89,7 @@ struct pf_map {
 	const char *time_field;
 	unsigned time_wrap_bits;
 	const char *freq_type, *freq_field;
+	const char *freq_early_type, *freq_early_field;
 	const char *freq_option;
 	const char *select_type, *select_field;
 	const char *key_field;

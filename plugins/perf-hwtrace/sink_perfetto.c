@@ -51,8 +51,8 @@ struct map_rt {
 	int time_f, cpu_time_f, key_f;
 	int f[PF_MAX_VALUES], f2[PF_MAX_VALUES];
 	int name_f[PF_MAX_VALUES][MAX_NAME_FIELDS];
-	const struct hwt_record_type *freq_type, *select_type;
-	int freq_f, select_f;
+	const struct hwt_record_type *freq_type, *early_type, *select_type;
+	int freq_f, early_f, select_f;
 	uint64_t group_uuid;
 	struct value_cache cache[PF_MAX_VALUES];
 };
@@ -83,7 +83,8 @@ struct perfetto_sink {
 	uint32_t clock;
 	uint64_t last_time;
 	uint64_t packets, tracks, dropped;
-	bool warned_freq;
+	uint64_t values_left_out;	/* of records on the timeline: no frequency */
+	bool warned_freq, warned_ticks;
 	bool first_pass_done, warned_select;
 	struct out name_out;	/* renders names; never flushed */
 };
@@ -459,6 +460,24 @@ static void metric_values(struct perfetto_sink *s, struct map_rt *rt, unsigned v
 	}
 }
 
+/* Say which of @m's tracks need the tick frequency, which is unknown. */
+static void warn_ticks(const struct pf_map *m)
+{
+	const char *sep = "";
+
+	fprintf(stderr, "perf hwtrace convert: %s: the tick frequency is unknown (give it with "
+		"--%s): no tracks of", m->type, m->freq_option ? m->freq_option : "?");
+	for (unsigned vi = 0; vi < PF_MAX_VALUES && m->values[vi].how != PF_END; vi++) {
+		const char *name = m->values[vi].name;
+
+		if (m->values[vi].how != PF_TICKS_NS && m->values[vi].how != PF_PER_TICKS)
+			continue;
+		fprintf(stderr, "%s %.*s", sep, (int)strcspn(name, " "), name);
+		sep = ",";
+	}
+	fputc('\n', stderr);
+}
+
 static void map_record(struct perfetto_sink *s, struct map_rt *rt, const struct hwt_record *rec)
 {
 	const struct pf_map *m = rt->m;
@@ -499,8 +518,14 @@ static void map_record(struct perfetto_sink *s, struct map_rt *rt, const struct 
 		case PF_TICKS_NS:
 		case PF_PER_TICKS:
 			st = stream_rt(s, rec->stream);
-			if (!st || !st->freq)
+			if (!st || !st->freq) {
+				/* the record has its time, but not these values */
+				if (!s->warned_ticks && !s->warned_freq)
+					warn_ticks(m);
+				s->warned_ticks = true;
+				s->values_left_out++;
 				break;
+			}
 			x = hwt_field__u64(f, d, 0);
 			e = value_track(s, rt, vi, rec, NULL, 0);
 			if (!e)
@@ -749,11 +774,32 @@ static void on_stream(void *ctx, const struct hwt_stream *st)
 	stream_info(ctx, st, true);
 }
 
+/*
+ * @rec's stream's tick frequency, if @rec is a record that says it (@early:
+ * only those the decoder emits before the data) and it is not known yet.
+ */
+static void learn_freq(struct perfetto_sink *s, const struct hwt_record *rec, bool early)
+{
+	for (unsigned i = 0; i < pf_nmaps; i++) {
+		const struct map_rt *m = &s->rt[i];
+		const struct hwt_record_type *t = early ? m->early_type : m->freq_type;
+		int f = early ? m->early_f : m->freq_f;
+		struct stream_rt *st;
+
+		if (t != rec->type || f < 0)
+			continue;
+		st = stream_rt(s, rec->stream);
+		if (st && !st->freq)
+			st->freq = hwt_field__u64(&rec->type->fields[f], rec->data, 0);
+	}
+}
+
 static void on_record(void *ctx, const struct hwt_record *rec)
 {
 	struct perfetto_sink *s = ctx;
 	struct map_rt *rt;
 
+	learn_freq(s, rec, true);
 	if (rec->type->kind != HWT_RK_DATA)
 		return;
 	rt = map_of(s, rec->type);
@@ -833,16 +879,10 @@ static void first_record(void *ctx, const struct hwt_record *rec)
 {
 	struct perfetto_sink *s = ctx;
 
+	learn_freq(s, rec, false);
 	for (unsigned i = 0; i < pf_nmaps; i++) {
 		struct map_rt *m = &s->rt[i];
 
-		if (m->freq_type == rec->type && m->freq_f >= 0) {
-			struct stream_rt *st = stream_rt(s, rec->stream);
-			uint64_t f = hwt_field__u64(&rec->type->fields[m->freq_f], rec->data, 0);
-
-			if (st && !st->freq)
-				st->freq = f;
-		}
 		if (m->select_type == rec->type && m->select_f >= 0) {
 			uint64_t *n = realloc(s->sel, (s->nsel + 1) * sizeof(*n));
 
@@ -899,6 +939,8 @@ struct perfetto_sink *perfetto_sink__new(struct out *o, bool raw)
 		rt->key_f = find(rt->type, m->key_field);
 		rt->freq_type = m->freq_type ? hwt_record_type__find(m->freq_type) : NULL;
 		rt->freq_f = find(rt->freq_type, m->freq_field);
+		rt->early_type = m->freq_early_type ? hwt_record_type__find(m->freq_early_type) : NULL;
+		rt->early_f = find(rt->early_type, m->freq_early_field);
 		rt->select_type = m->select_type ? hwt_record_type__find(m->select_type) : NULL;
 		rt->select_f = find(rt->select_type, m->select_field);
 		for (unsigned v = 0; v < PF_MAX_VALUES; v++) {
@@ -934,6 +976,11 @@ void perfetto_sink__init(struct perfetto_sink *s, struct hwt_sink *sink)
 uint64_t perfetto_sink__dropped(const struct perfetto_sink *s)
 {
 	return s->dropped;
+}
+
+uint64_t perfetto_sink__values_left_out(const struct perfetto_sink *s)
+{
+	return s->values_left_out;
 }
 
 void perfetto_sink__counts(const struct perfetto_sink *s, uint64_t *packets, uint64_t *tracks)

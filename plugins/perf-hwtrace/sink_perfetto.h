@@ -36,6 +36,8 @@ void perfetto_sink__init(struct perfetto_sink *s, struct hwt_sink *sink);
 
 /* Problems found (records that could not be placed on the timeline), 0 if none. */
 uint64_t perfetto_sink__dropped(const struct perfetto_sink *s);
+/* Values of records on the timeline left out (said once on stderr), 0 if none. */
+uint64_t perfetto_sink__values_left_out(const struct perfetto_sink *s);
 /* Packets and tracks written. */
 void perfetto_sink__counts(const struct perfetto_sink *s, uint64_t *packets, uint64_t *tracks);
 

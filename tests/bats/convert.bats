@@ -264,11 +264,23 @@ PY
 	[ "$status" -eq 0 ] && [[ "$output" == *"no tracks for the hottest units"* ]]
 	$READ "$T/h.pftrace" | grep -q 'epoch total count'
 	! $READ "$T/h.pftrace" | grep -q 'hot unit' || false
-	# an IGT file on a pipe: its frequency is in the payload, given here or said missing
+	# an IGT file read once (stdin a file, or a pipe): its frequency comes from
+	# its DEVICE_INFO, which comes before the reports: the file's very trace
 	$GEN_IGT --reports 40 -o "$T/f.rec" >"$T/man.json"
-	run "$HWTRACE" convert --to-perfetto "$T/o.pftrace" -i - <"$T/f.rec"
-	[ "$status" -eq 1 ] && [[ "$output" == *"tick frequency is unknown (give it with --ts-freq)"* ]]
-	run "$HWTRACE" convert --to-perfetto "$T/o.pftrace" -i - --ts-freq 12000000 <"$T/f.rec"
+	"$HWTRACE" convert --to-perfetto "$T/f.pftrace" -i "$T/f.rec"
+	"$HWTRACE" convert --to-perfetto "$T/o.pftrace" -i - <"$T/f.rec"
+	cmp "$T/f.pftrace" "$T/o.pftrace"
+	cat "$T/f.rec" | "$HWTRACE" convert --to-perfetto "$T/o.pftrace" -i -
+	cmp "$T/f.pftrace" "$T/o.pftrace"
+	$READ "$T/o.pftrace" | grep -q 'GpuTime ctx 0x10'
+	# a DEVICE_INFO without a frequency (at byte 24: after VERSION and the
+	# record header): given with --ts-freq, or said missing
+	python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[24:32] = bytes(8); open(sys.argv[2], "wb").write(b)' "$T/f.rec" "$T/nofreq.rec"
+	run "$HWTRACE" convert --to-perfetto "$T/o.pftrace" -i - <"$T/nofreq.rec"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"tick frequency is unknown (give it with --ts-freq): no tracks of GpuTime, GpuCoreFrequency"* ]]
+	! $READ "$T/o.pftrace" | grep -q 'GpuTime ctx' || false
+	run "$HWTRACE" convert --to-perfetto "$T/o.pftrace" -i - --ts-freq 12000000 <"$T/nofreq.rec"
 	[ "$status" -eq 0 ]
 	$READ "$T/o.pftrace" | grep -q 'GpuTime ctx 0x10'
 	run "$HWTRACE" --list-cmds
