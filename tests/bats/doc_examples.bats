@@ -137,6 +137,7 @@ prelude() {
 		$pd hmu-packet over.bin 2 16 0x10001 0x20002
 		$pd hmu-packet over.bin 5 16 0x30003 0x40004
 		python3 "$ROOT/tests/fixtures/gen_igt.py" -o i915_perf.record >/dev/null
+		gzip -k i915_perf.record
 		# libhwtrace.rst's prog.c, against an installed prefix
 		make -s -C "$ROOT" BUILD="$BUILD" install PREFIX="$BATS_FILE_TMPDIR/prefix" >/dev/null
 		cat >prog.c <<'C'
