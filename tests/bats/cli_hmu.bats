@@ -83,7 +83,8 @@ for l in open(sys.argv[1]):
 	a=$("$HWTRACE" report -D -i "$T/hmu.data" | md5sum)
 	b=$("$HWTRACE" report --dump-raw-trace -i "$T/hmu.data" | md5sum)
 	c=$("$HWTRACE" report --dump-raw-traces -i "$T/hmu.data" | md5sum)
-	[ "$a" = "$b" ] && [ "$a" = "$c" ]
+	[ "$a" = "$b" ]
+	[ "$a" = "$c" ]
 }
 
 @test "script text and CSV with -F carry the same values" {
@@ -106,7 +107,9 @@ for l in open(sys.argv[1]):
 	a=$("$HWTRACE" script --json -i "$T/hmu.data" 2>/dev/null)
 	b=$("$HWTRACE" script --json -i - <"$T/pipe.data" 2>/dev/null)
 	c=$(cat "$T/pipe.data" | "$HWTRACE" script --json -i - 2>/dev/null)
-	[ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" = "$c" ]
+	[ -n "$a" ]
+	[ "$a" = "$b" ]
+	[ "$a" = "$c" ]
 }
 
 @test "decode --type cxl-hmu: raw packets, DPA from --granual, HPA through --hdm" {
@@ -156,7 +159,8 @@ EOF
 	[[ "$output" == *"error: $f: offset"*"PERF_RECORD_AUXTRACE"* ]]
 	n=$(echo "$output" | grep -c '^{"type":"cxl_hmu_unit"')
 	total=$(grep -vc '^#' "$T/m.txt")
-	[ "$n" -gt 0 ] && [ "$n" -lt "$total" ]
+	[ "$n" -gt 0 ]
+	[ "$n" -lt "$total" ]
 	# lost: from the cut to the end of the data section the header promises
 	dend=$(python3 -c 'import struct,sys; o,s=struct.unpack_from("<QQ",open(sys.argv[1],"rb").read(56),40); print(o+s)' "$f")
 	[ "$dend" -gt $((off + size + extra)) ] || [ "$dend" -eq $((off + size + extra)) ]

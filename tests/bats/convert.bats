@@ -222,7 +222,8 @@ PY
 	"$HWTRACE" synth --type cxl-hmu --seed 1 --size 8K -o "$T/h.data"
 	cp "$T/h.data" "$T/orig"
 	run "$HWTRACE" convert -i "$T/h.data"
-	[ "$status" -eq 2 ] && [[ "$output" == *"--to-perfetto"* ]]
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--to-perfetto"* ]]
 	run "$HWTRACE" convert --to-perfetto "$T/h.data" -i "$T/h.data"
 	[ "$status" -eq 2 ]
 	ln -s "$T/h.data" "$T/link"
@@ -237,13 +238,15 @@ PY
 	[ "$status" -eq 2 ]
 	[ ! -e "$T/x" ]
 	run "$HWTRACE" convert --to-perfetto "$T/x" -i /nonexistent
-	[ "$status" -eq 1 ] && [ ! -e "$T/x" ]
+	[ "$status" -eq 1 ]
+	[ ! -e "$T/x" ]
 }
 
 @test "convert: write errors say 'write error' and exit 1; bad input is reported, still converted" {
 	"$HWTRACE" synth --type panthor --seed 7 --size 20K -o "$T/p.data"
 	run "$HWTRACE" convert --to-perfetto /dev/full -i "$T/p.data"
-	[ "$status" -eq 1 ] && [[ "$output" == *"write error"* ]]
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"write error"* ]]
 	# cut the file inside its data: the reader says where, the rest is written
 	head -c 15000 "$T/p.data" >"$T/cut.data"
 	run "$HWTRACE" convert --to-perfetto "$T/cut.pftrace" -i "$T/cut.data"
@@ -261,7 +264,8 @@ PY
 	# the hottest units need a first pass: a pipe says it has none
 	"$HWTRACE" synth --type cxl-hmu --seed 7 --size 16K -o "$T/h.data"
 	run "$HWTRACE" convert --to-perfetto "$T/h.pftrace" -i - <"$T/h.data"
-	[ "$status" -eq 0 ] && [[ "$output" == *"no tracks for the hottest units"* ]]
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"no tracks for the hottest units"* ]]
 	$READ "$T/h.pftrace" | grep -q 'epoch total count'
 	! $READ "$T/h.pftrace" | grep -q 'hot unit' || false
 	# an IGT file read once (stdin a file, or a pipe): its frequency comes from

@@ -229,7 +229,8 @@ for off, typ, size, extra, data in perfdata.walk(path):
 sys.exit("no sample to cut")
 EOF
 )
-	[ -n "$n" ] && [ "$want" != "$bad" ]
+	[ -n "$n" ]
+	[ "$want" != "$bad" ]
 	out=$(TRACEEVENT_PLUGIN_DIR="$T/plugins" perf script -i "$T/cut.inj")
 	grep -q "values\[$n\]{sum=$want " <<<"$out"
 	# the other samples are untouched
@@ -355,7 +356,7 @@ check_passthrough() {
 	record_or_skip "$T/z.data" -z -e cpu-clock
 	perf report --stats -i "$T/z.data" | grep -q 'COMPRESSED events: *[1-9]'
 	check_passthrough "$T/z.data" COMPRESSED
-	! perf report --stats -i "$T/z.data.inj" | grep -q COMPRESSED
+	! perf report --stats -i "$T/z.data.inj" | grep -q COMPRESSED || false
 }
 
 @test "inject passes pipe-mode recordings through, to a file and to a pipe" {

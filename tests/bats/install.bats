@@ -101,7 +101,8 @@ C
 		# perf prints "  NAME ARGS  DESCRIPTION": both from the hook's own lines
 		desc=$(sed -n 's/^# description: //p' "$s")
 		args=$(sed -n 's/^# args: //p' "$s")
-		[ -n "$desc" ] && [ -n "$args" ]
+		[ -n "$desc" ]
+		[ -n "$args" ]
 		printf '%s\n' "${lines[@]}" | grep -qxF -- "$(printf '  %-36s %s' "$n $args" "$desc")"
 	done
 	# stock perf's own scripts are not listed from here: only ours
@@ -181,7 +182,7 @@ print(sum(1 for r in hwtrace.open(sys.argv[2]) if r["type"] == "cxl_hmu_unit"))
 	[ "$got" = "$want" ]
 	# simulator and internal headers stay in the tree
 	[ ! -e "$P/include/hwtrace/sim_hmu.h" ]
-	! ls "$P/include/hwtrace" | grep -q internal
+	! ls "$P/include/hwtrace" | grep -q internal || false
 	run grep -l 'private:' "$P"/include/hwtrace/*.h
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
@@ -262,7 +263,7 @@ C
 		$(pkg-config --cflags --libs libhwtrace) -Wl,-rpath,"$P/lib"
 	# linked against the shared library, not the archive next to it
 	readelf -d "$BATS_FILE_TMPDIR/abi" | grep -q 'NEEDED.*\[libhwtrace.so.0\]'
-	! nm "$BATS_FILE_TMPDIR/abi" | grep -q ' T hwt_reader__next$'
+	! nm "$BATS_FILE_TMPDIR/abi" | grep -q ' T hwt_reader__next$' || false
 	"$P/bin/perf-hwtrace" synth --type cxl-hmu --seed 3 --size 64K \
 		--manifest "$BATS_FILE_TMPDIR/abi.m" -o "$BATS_FILE_TMPDIR/abi.data"
 	run "$BATS_FILE_TMPDIR/abi" "$BATS_FILE_TMPDIR/abi.data"

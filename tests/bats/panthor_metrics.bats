@@ -160,7 +160,10 @@ print((v * 10**9 + ns // 2) // ns)' "$T/p.json")
 	stock=$(perf script -i "$T/p.inj" -s "$ROOT/scripts/panthor-rates.py" -- --csv 2>/dev/null |
 		awk -F, '$1 == "fw" && $2 == 0 && $3 == 7 { print $6 }')
 	echo "want $want report $rep script $scr module $mod json $js stock perf $stock"
-	[ "$rep" = "$want" ] && [ "$scr" = "$want" ] && [ "$mod" = "$want" ] && [ "$js" = "$want" ]
+	[ "$rep" = "$want" ]
+	[ "$scr" = "$want" ]
+	[ "$mod" = "$want" ]
+	[ "$js" = "$want" ]
 	[ "$stock" = "$want" ]
 }
 

@@ -87,7 +87,8 @@ EOF
 	echo "$output"
 	[ "$status" -eq 0 ]
 	read -r w h colours nonwhite <<<"$output"
-	[ "$colours" -ge 50 ] && [ "$nonwhite" -ge 300 ]
+	[ "$colours" -ge 50 ]
+	[ "$nonwhite" -ge 300 ]
 	# on the picture: the lowest (hottest) row is lighter than the highest one
 	box=$(python3 -c '
 import sys, xml.etree.ElementTree as ET
@@ -286,7 +287,8 @@ EOF
 	echo "$output"
 	[ "$status" -eq 0 ]
 	read -r w h colours nonwhite <<<"$output"
-	[ "$colours" -ge 20 ] && [ "$nonwhite" -ge 100 ]
+	[ "$colours" -ge 20 ]
+	[ "$nonwhite" -ge 100 ]
 }
 
 @test "counter-plot.py: a long series is drawn with at most 4 points per pixel, extremes kept" {
@@ -356,7 +358,8 @@ EOF
 	echo "$output"
 	[ "$status" -eq 0 ]
 	read -r w h colours nonwhite <<<"$output"
-	[ "$colours" -ge 20 ] && [ "$nonwhite" -ge 100 ]
+	[ "$colours" -ge 20 ]
+	[ "$nonwhite" -ge 100 ]
 }
 
 # mkclient TREE RENDER_NS COPY_NS: one i915 client (pid 100) in a /proc-shaped tree
@@ -392,7 +395,8 @@ mkclient() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	read -r w h colours nonwhite <<<"$output"
-	[ "$colours" -ge 10 ] && [ "$nonwhite" -ge 100 ]
+	[ "$colours" -ge 10 ]
+	[ "$nonwhite" -ge 100 ]
 }
 
 @test "plot hooks: a bad option is a usage error (exit 2) and nothing is written" {
@@ -406,13 +410,16 @@ mkclient() {
 	[[ "$output" == *"--oa-counter wants names like a0"* ]]
 	run python3 "$SCRIPTS/counter-plot.py" --drm "$T/missing.json" -o "$T/no3.svg"
 	[ "$status" -eq 2 ]
-	[ ! -e "$T/no1.svg" ] && [ ! -e "$T/no2.svg" ] && [ ! -e "$T/no3.svg" ]
+	[ ! -e "$T/no1.svg" ]
+	[ ! -e "$T/no2.svg" ]
+	[ ! -e "$T/no3.svg" ]
 }
 
 @test "installed plot hooks find their lib/ under stock perf script report NAME" {
 	make -s -C "$BATS_TEST_DIRNAME/../.." BUILD="$BUILD" install PREFIX="$T/prefix" >/dev/null
 	exec_path=$T/prefix/libexec/perf-core
-	[ -f "$exec_path/scripts/python/lib/hwtsvg.py" ] && [ -f "$exec_path/scripts/python/lib/hwtrun.py" ]
+	[ -f "$exec_path/scripts/python/lib/hwtsvg.py" ]
+	[ -f "$exec_path/scripts/python/lib/hwtrun.py" ]
 	"$HWTRACE" inject -i "$T/hmu.data" -o "$T/inst.data"
 	cd "$T"
 	run env PERF_EXEC_PATH="$exec_path" perf script report hmu-heatmap -i inst.data -- -o inst.svg
@@ -423,5 +430,6 @@ mkclient() {
 	# lib/ is not a hook: perf script -l lists only the hooks
 	run env PERF_EXEC_PATH="$exec_path" perf script -l
 	[[ "$output" == *"counter-plot [-- [-o F.svg]"* ]]
-	[[ "$output" != *hwtsvg* ]] && [[ "$output" != *hwtrun* ]]
+	[[ "$output" != *hwtsvg* ]]
+	[[ "$output" != *hwtrun* ]]
 }

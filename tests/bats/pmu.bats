@@ -98,8 +98,10 @@ teardown() {
 	echo "perf $ref ms, ours $ours ms and $ours2 ms"
 	[ "$ref" -gt 0 ]
 	# both ran 0.5 s on every CPU: within 15 % of each other
-	[ $((ours * 100)) -ge $((ref * 85)) ] && [ $((ours * 100)) -le $((ref * 115)) ]
-	[ $((ours2 * 100)) -ge $((ref * 85)) ] && [ $((ours2 * 100)) -le $((ref * 115)) ]
+	[ $((ours * 100)) -ge $((ref * 85)) ]
+	[ $((ours * 100)) -le $((ref * 115)) ]
+	[ $((ours2 * 100)) -ge $((ref * 85)) ]
+	[ $((ours2 * 100)) -le $((ref * 115)) ]
 }
 
 @test "stat -I prints interval counts; per-task counts a command" {
@@ -112,7 +114,8 @@ teardown() {
 	# sleep hardly runs: well under its 100 ms of wall time, but not zero
 	local ns=${lines[0]#*,*,*,}
 	ns=${ns%%,*}
-	[ "$ns" -gt 0 ] && [ "$ns" -lt 100000000 ]
+	[ "$ns" -gt 0 ]
+	[ "$ns" -lt 100000000 ]
 }
 
 @test "stat usage errors" {

@@ -391,7 +391,8 @@ late_cmd() {
 	}
 	last=$(offsets PERF_RECORD_SAMPLE | tail -1)
 	first=$(offsets PERF_RECORD_BUILD_ID | head -1)
-	[ -n "$last" ] && [ -n "$first" ]
+	[ -n "$last" ]
+	[ -n "$first" ]
 	[ "$first" -gt "$last" ]
 	run perf buildid-list -i - <"$TMP/lp.data"
 	[ "$status" -eq 0 ]

@@ -31,7 +31,8 @@ layout() {
 	perf stat -- sleep 0.1 2>"$T/perf.txt" >"$T/perf.out"
 	# the counts on stderr, nothing on stdout: as perf stat
 	"$HWTRACE" stat -- sleep 0.1 2>"$T/ours.txt" >"$T/ours.out"
-	[ ! -s "$T/perf.out" ] && [ ! -s "$T/ours.out" ]
+	[ ! -s "$T/perf.out" ]
+	[ ! -s "$T/ours.out" ]
 	layout "$T/perf.txt" >"$T/perf.layout"
 	layout "$T/ours.txt" >"$T/ours.layout"
 	cat "$T/perf.layout"
