@@ -115,7 +115,7 @@ PY
 }
 
 @test "i915-oa: an IGT recording through a pipe or FIFO is taken as from the file" {
-	$GEN --no-lost --reports 50 -o "$T/f.rec" > /dev/null
+	$GEN --no-lost --reports 50 -o "$T/f.rec" > "$T/man.json"
 	"$READER" -c GpuTime,GpuCoreClocks "$T/f.rec" > "$T/igt.txt"
 	# stdin a pipe: the head is read without taking it out of the pipe
 	cat "$T/f.rec" | "$HWTRACE" report -i - > "$T/rep.txt"
@@ -128,6 +128,17 @@ PY
 	timeout 20 "$HWTRACE" script --json -i "$T/fifo" > "$T/fifo.json"
 	wait
 	cmp "$T/file.json" "$T/fifo.json"
+	# and the reports are the ones the generator wrote (CPU time aside:
+	# i915_metrics.bats checks it against i915-perf-reader)
+	python3 - "$T" <<'PY'
+import json, sys
+d = sys.argv[1]
+man = [json.loads(l) for l in open(d + '/man.json')]
+want = [m for m in man if m['type'] == 'i915_oa_report']
+got = [{k: v for k, v in r.items() if k != 'time'}
+       for r in map(json.loads, open(d + '/fifo.json')) if r['type'] == 'i915_oa_report']
+assert len(want) == 50 and got == want, (len(got), len(want))
+PY
 	# a pipe that ends before 16 bytes is no IGT file, and says so
 	run bash -c "head -c 10 '$T/f.rec' | '$HWTRACE' report -i -"
 	[ "$status" -eq 1 ]
