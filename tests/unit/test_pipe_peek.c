@@ -48,20 +48,31 @@ static void write_pattern(int fd, size_t from, size_t n)
 	CHECK(write(fd, buf, n) == (ssize_t)n);
 }
 
-/* all there, writer gone: the head, then every byte from the pipe itself */
-static void test_whole(void)
+/*
+ * @n bytes written, the writer gone: the peek (of up to 64, wanting 16)
+ * returns @want bytes, the pattern's, and the pipe still holds all @n
+ */
+static void check_closed(size_t n, ssize_t want)
 {
 	uint8_t head[64];
+	ssize_t got;
 	int p[2];
 
 	CHECK(pipe(p) == 0);
-	write_pattern(p[1], 0, 100);
+	write_pattern(p[1], 0, n);
 	close(p[1]);
-	CHECK_EQ(pipe_peek(p[0], head, sizeof(head), 16, NULL), 64);
-	for (int i = 0; i < 64; i++)
+	got = pipe_peek(p[0], head, sizeof(head), 16, NULL);
+	CHECK_EQ(got, want);
+	for (ssize_t i = 0; i < got; i++)
 		CHECK_EQ(head[i], pattern(i));
-	CHECK_EQ(read_rest(p[0]), 100);
+	CHECK_EQ(read_rest(p[0]), (ssize_t)n);
 	close(p[0]);
+}
+
+/* all there: the head, then every byte from the pipe itself */
+static void test_whole(void)
+{
+	check_closed(100, 64);
 }
 
 struct late {
@@ -101,23 +112,11 @@ static void test_waits(void)
 	close(p[0]);
 }
 
-/* fewer than wanted, then the writer's end: what there is */
+/* fewer than wanted, then the writer's end: what there is; empty: 0 */
 static void test_short(void)
 {
-	uint8_t head[64];
-	int p[2];
-
-	CHECK(pipe(p) == 0);
-	write_pattern(p[1], 0, 10);
-	close(p[1]);
-	CHECK_EQ(pipe_peek(p[0], head, sizeof(head), 16, NULL), 10);
-	CHECK_EQ(read_rest(p[0]), 10);
-	close(p[0]);
-	/* empty, no writer */
-	CHECK(pipe(p) == 0);
-	close(p[1]);
-	CHECK_EQ(pipe_peek(p[0], head, sizeof(head), 16, NULL), 0);
-	close(p[0]);
+	check_closed(10, 10);
+	check_closed(0, 0);
 }
 
 /* a writer that sends nothing: the stop flag ends the wait */
