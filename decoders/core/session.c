@@ -619,7 +619,10 @@ static int session_raw_fd(int fd, const char *path, const struct hwt_session_opt
 	/* not mapped (a pipe, or mmap() failed): read() it instead */
 	buf = eof || !st->dec ? NULL : malloc(RAW_WINDOW);
 	if (!eof && st->dec && !buf) {
-		hwt_diag__error(diag, 0, "file", "out of memory");
+		/* nothing is read: every byte of a file of known size is lost */
+		hwt_diag__error(diag, 0, "file", "out of memory for the read buffer; "
+				"%llu bytes not read", (unsigned long long)total);
+		diag->bytes.lost += total;
 		eof = true;
 	}
 	while (!eof && st->dec && !stopped(o)) {
