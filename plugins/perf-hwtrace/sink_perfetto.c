@@ -367,6 +367,37 @@ static bool selected(const struct perfetto_sink *s, uint64_t key)
 	return false;
 }
 
+/*
+ * Say once that @m's tick frequency is unknown: @records, its records
+ * without a CPU time cannot be placed; else the tracks that need it are
+ * missing (not said again after the records were).
+ */
+static void freq_unknown(struct perfetto_sink *s, const struct pf_map *m, bool records)
+{
+	const char *sep = "";
+
+	if (s->warned_freq || (!records && s->warned_ticks))
+		return;
+	fprintf(stderr, "perf hwtrace convert: %s: the tick frequency is unknown (give it with "
+		"--%s): ", m->type, m->freq_option ? m->freq_option : "?");
+	if (records) {
+		fputs("its records are left out\n", stderr);
+		s->warned_freq = true;
+		return;
+	}
+	fputs("no tracks of", stderr);
+	for (unsigned vi = 0; vi < PF_MAX_VALUES && m->values[vi].how != PF_END; vi++) {
+		const char *name = m->values[vi].name;
+
+		if (m->values[vi].how != PF_TICKS_NS && m->values[vi].how != PF_PER_TICKS)
+			continue;
+		fprintf(stderr, "%s %.*s", sep, (int)strcspn(name, " "), name);
+		sep = ",";
+	}
+	fputc('\n', stderr);
+	s->warned_ticks = true;
+}
+
 static uint64_t ticks_ns(uint64_t ticks, uint64_t freq)
 {
 	unsigned __int128 ns = (unsigned __int128)ticks * 1000000000u / freq;
@@ -409,11 +440,7 @@ static bool record_time(struct perfetto_sink *s, const struct map_rt *rt,
 	}
 	st = stream_rt(s, rec->stream);
 	if (!st || !st->freq) {
-		if (!s->warned_freq)
-			fprintf(stderr, "perf hwtrace convert: %s: the tick frequency is unknown "
-				"(give it with --%s): its records are left out\n", rt->m->type,
-				rt->m->freq_option ? rt->m->freq_option : "?");
-		s->warned_freq = true;
+		freq_unknown(s, rt->m, true);
 		return false;
 	}
 	if (!st->started) {
@@ -460,24 +487,6 @@ static void metric_values(struct perfetto_sink *s, struct map_rt *rt, unsigned v
 	}
 }
 
-/* Say which of @m's tracks need the tick frequency, which is unknown. */
-static void warn_ticks(const struct pf_map *m)
-{
-	const char *sep = "";
-
-	fprintf(stderr, "perf hwtrace convert: %s: the tick frequency is unknown (give it with "
-		"--%s): no tracks of", m->type, m->freq_option ? m->freq_option : "?");
-	for (unsigned vi = 0; vi < PF_MAX_VALUES && m->values[vi].how != PF_END; vi++) {
-		const char *name = m->values[vi].name;
-
-		if (m->values[vi].how != PF_TICKS_NS && m->values[vi].how != PF_PER_TICKS)
-			continue;
-		fprintf(stderr, "%s %.*s", sep, (int)strcspn(name, " "), name);
-		sep = ",";
-	}
-	fputc('\n', stderr);
-}
-
 static void map_record(struct perfetto_sink *s, struct map_rt *rt, const struct hwt_record *rec)
 {
 	const struct pf_map *m = rt->m;
@@ -520,9 +529,7 @@ static void map_record(struct perfetto_sink *s, struct map_rt *rt, const struct 
 			st = stream_rt(s, rec->stream);
 			if (!st || !st->freq) {
 				/* the record has its time, but not these values */
-				if (!s->warned_ticks && !s->warned_freq)
-					warn_ticks(m);
-				s->warned_ticks = true;
+				freq_unknown(s, m, false);
 				s->values_left_out++;
 				break;
 			}
