@@ -290,6 +290,25 @@ PY
 	run "$HWTRACE" convert --to-perfetto "$T/o.pftrace" -i - --ts-freq 12000000 <"$T/nofreq.rec"
 	[ "$status" -eq 0 ]
 	$READ "$T/o.pftrace" | grep -q 'GpuTime ctx 0x10'
+	# and without its TIMESTAMP_CORRELATION records (type 65539) no report has
+	# a CPU time either: every one the generator wrote is said left out
+	python3 - "$T/nofreq.rec" "$T/nocorr.rec" <<'PY'
+import struct, sys
+b, out, i = open(sys.argv[1], 'rb').read(), bytearray(), 0
+while i + 8 <= len(b):
+    t, _, size = struct.unpack_from('<IHH', b, i)
+    if t != 65539:
+        out += b[i:i + size]
+    i += size
+open(sys.argv[2], 'wb').write(out)
+PY
+	reports=$(grep -c '"type": *"i915_oa_report"' "$T/man.json")
+	[ "$reports" -eq 40 ]
+	run "$HWTRACE" convert --to-perfetto "$T/o.pftrace" -i - <"$T/nocorr.rec"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"tick frequency is unknown (give it with --ts-freq): its records are left out"* ]]
+	[[ "$output" == *"$reports records could not be placed on the timeline"* ]]
+	[[ "$output" != *"no tracks of"* ]]
 	run "$HWTRACE" --list-cmds
 	[[ "$output" == *convert* ]]
 	run "$HWTRACE" convert --list-opts
