@@ -445,17 +445,27 @@ static bool metric_selected(const struct field_views *v, const char *name)
 	return false;
 }
 
-void field_fmt__metric_value(struct out *o, const struct hwt_metrics *m, uint32_t i,
-			     enum field_style st)
+/* metric @i of @m at @p (OUT_NUM_ROOM bytes free); returns the end */
+static char *put_metric(char *p, const struct hwt_metrics *m, uint32_t i, enum field_style st)
 {
 	double val = m->vals[i];
 
 	if (m->uvals && m->defs[i].integer)
-		out__u64(o, m->uvals[i]);
-	else if (isnan(val) || isinf(val))
-		out__puts(o, st == FS_JSON ? "null" : "-");
-	else
-		out__double(o, val == 0 ? 0.0 : val);	/* no "-0" */
+		return out__put_u64(p, m->uvals[i]);
+	if (isnan(val) || isinf(val)) {
+		const char *none = st == FS_JSON ? "null" : "-";
+		size_t n = strlen(none);
+
+		memcpy(p, none, n);
+		return p + n;
+	}
+	return out__put_double(p, val == 0 ? 0.0 : val);	/* no "-0" */
+}
+
+void field_fmt__metric_value(struct out *o, const struct hwt_metrics *m, uint32_t i,
+			     enum field_style st)
+{
+	out__set_end(o, put_metric(out__room(o, OUT_NUM_ROOM), m, i, st));
 }
 
 /*
@@ -577,7 +587,8 @@ static void record_metrics_slow(struct out *o, const struct field_views *v,
 static void record_metrics(struct out *o, struct field_views *v, const struct hwt_metrics *m)
 {
 	const struct metric_view *mv;
-	size_t from = 0;
+	size_t from = 0, need;
+	char *p;
 
 	if (v->style == FS_CSV)
 		return;
@@ -590,13 +601,30 @@ static void record_metrics(struct out *o, struct field_views *v, const struct hw
 		}
 	}
 	mv = v->mview;
-	for (uint32_t k = 0; k < mv->nidx; k++) {
-		out__write(o, mv->lit + from, mv->end[k] - from);
-		from = mv->end[k];
-		field_fmt__metric_value(o, m, mv->idx[k], v->style);
+	if (!mv->nidx)
+		return;
+	need = mv->end[mv->nidx - 1] + (size_t)mv->nidx * OUT_NUM_ROOM + 1;
+	if (need > sizeof(o->buf)) {
+		/* thousands of metrics: a check for room each */
+		for (uint32_t k = 0; k < mv->nidx; k++) {
+			out__write(o, mv->lit + from, mv->end[k] - from);
+			from = mv->end[k];
+			field_fmt__metric_value(o, m, mv->idx[k], v->style);
+		}
+		p = out__room(o, 1);
+	} else {
+		/* one check for room, keys and values written in place */
+		p = out__room(o, need);
+		for (uint32_t k = 0; k < mv->nidx; k++) {
+			memcpy(p, mv->lit + from, mv->end[k] - from);
+			p += mv->end[k] - from;
+			from = mv->end[k];
+			p = put_metric(p, m, mv->idx[k], v->style);
+		}
 	}
-	if (mv->nidx && v->style == FS_JSON)
-		out__putc(o, '}');
+	if (v->style == FS_JSON)
+		*p++ = '}';
+	out__set_end(o, p);
 }
 
 void field_fmt__record(struct out *o, struct field_views *v, const struct hwt_record *rec)

@@ -190,6 +190,30 @@ void out__write_slow(struct out *o, const void *p, size_t n)
 	}
 }
 
+void out__write_direct(struct out *o, const void *p, size_t n)
+{
+	const char *s = p;
+
+	/* a copy is cheaper than a write only for a few KiB */
+	if (o->mem || n <= 4096) {
+		out__write(o, p, n);
+		return;
+	}
+	out__flush(o);
+	while (n && !o->error) {
+		ssize_t w = write(o->fd, s, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			out__fail(o, errno);
+			break;
+		}
+		s += w;
+		n -= w;
+	}
+}
+
 void out__puts(struct out *o, const char *s)
 {
 	out__write(o, s, strlen(s));
@@ -352,9 +376,12 @@ static inline char *fmt_pair(char *p, uint32_t a, uint32_t b, char sep)
 /* At least @n free bytes at the end of the buffer (@n <= its size). */
 static inline char *room(struct out *o, size_t n)
 {
-	if (sizeof(o->buf) - o->len < n)
-		out__flush(o);
-	return o->buf + o->len;
+	return out__room(o, n);
+}
+
+char *out__put_u64(char *p, uint64_t v)
+{
+	return fmt_u64(p, v);
 }
 
 void out__u64(struct out *o, uint64_t v)
@@ -504,14 +531,20 @@ static int fmt_g15(char *p, double v)
 	return len;
 }
 
-void out__double(struct out *o, double v)
+char *out__put_double(char *p, double v)
 {
-	char *p = room(o, 48);
 	int n = fmt_g15(p, v);
 
 	if (!n)
-		n = snprintf(p, 48, "%.15g", v);
-	o->len += n;
+		n = snprintf(p, OUT_NUM_ROOM, "%.15g", v);
+	return p + n;
+}
+
+void out__double(struct out *o, double v)
+{
+	char *p = room(o, OUT_NUM_ROOM);
+
+	o->len = out__put_double(p, v) - o->buf;
 }
 
 /* "000102...feff": two hex digits per byte value, built once */

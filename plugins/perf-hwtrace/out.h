@@ -63,6 +63,8 @@ void out__path_failed(const char *path, int err);
 void out__fail(struct out *o, int err);
 void out__flush(struct out *o);
 void out__write_slow(struct out *o, const void *p, size_t n);
+/* @n bytes, written straight from @p (after the buffer) unless they are a few */
+void out__write_direct(struct out *o, const void *p, size_t n);
 void out__puts(struct out *o, const char *s);
 void out__printf(struct out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* decimal */
@@ -89,6 +91,30 @@ void out__csv_str(struct out *o, const char *s);
 void out__text_str(struct out *o, const char *s);
 /* The same into @buf (@size >= 1; cut to fit); returns @buf. */
 const char *out__escape(char *buf, size_t size, const char *s);
+
+/*
+ * Writing in place, for a run of pieces with one check for room: @n free
+ * bytes at the buffer's end (@n at most the buffer's size), where the
+ * caller writes, then out__set_end() at the end of what it wrote.
+ */
+static inline char *out__room(struct out *o, size_t n)
+{
+	if (sizeof(o->buf) - o->len < n)
+		out__flush(o);
+	return o->buf + o->len;
+}
+
+static inline void out__set_end(struct out *o, char *end)
+{
+	o->len = end - o->buf;
+}
+
+/* Room out__put_u64() and out__put_double() need (they store past the number) */
+#define OUT_NUM_ROOM 48
+
+/* out__u64() and out__double() at @p; return the end */
+char *out__put_u64(char *p, uint64_t v);
+char *out__put_double(char *p, double v);
 
 static inline void out__putc(struct out *o, char c)
 {
