@@ -12,6 +12,7 @@
 
 #include "hwtrace/device.h"
 
+#include "fmt_pool.h"
 #include "sinks.h"
 
 #define MAX_CSV_TYPES 64
@@ -60,6 +61,13 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 	if (!s->header_done && s->views.style == FS_CSV)
 		csv_header(s, rec->type);
 	s->records++;
+	/* the views are set by now (run.c sets time styles after init) */
+	if (!s->pool_tried) {
+		s->pool_tried = true;
+		s->pool = fmt_pool__new(s->o, &s->views);
+	}
+	if (s->pool && fmt_pool__add(s->pool, rec))
+		return;
 	field_fmt__record(s->o, &s->views, rec);
 }
 
@@ -68,6 +76,7 @@ static void on_end(void *ctx, const struct hwt_stream *const *streams, uint32_t 
 {
 	struct script_sink *s = ctx;
 
+	fmt_pool__drain(s->pool);
 	/* no records: the header alone still says what the columns are */
 	if (!s->header_done && s->views.style == FS_CSV && s->ntypes)
 		csv_header(s, NULL);
@@ -85,5 +94,6 @@ void script_sink__init(struct script_sink *s, struct out *o, enum field_style st
 
 void script_sink__fini(struct script_sink *s)
 {
+	fmt_pool__delete(s->pool);
 	field_views__fini(&s->views);
 }

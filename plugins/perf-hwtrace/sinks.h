@@ -24,6 +24,9 @@ struct script_sink {
 	unsigned ntypes;
 	bool header_done;
 	uint64_t records;
+	/* records rendered in threads (fmt_pool.h), made at the first record */
+	struct fmt_pool *pool;
+	bool pool_tried;
 };
 
 /* @only/@nonly: -F field names (NULL: all). */
