@@ -2,6 +2,7 @@
 /* out.c - buffered output with hand-rolled number formatting. */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -455,6 +456,14 @@ static uint64_t scale_exact(uint64_t m, int q, unsigned k, int *rest)
 		*rest = 0;
 		return (uint64_t)(x << q);
 	}
+	if (q > -64) {
+		/* the usual case: the dropped bits are in the low word */
+		uint64_t lo = (uint64_t)x, hi = (uint64_t)(x >> 64);
+		uint64_t f = lo & ((1ull << -q) - 1), h = 1ull << (-q - 1);
+
+		*rest = !f ? 0 : f < h ? 1 : f == h ? 2 : 3;
+		return hi << (64 + q) | lo >> -q;
+	}
 	ip = x >> -q;
 	fr = x - (ip << -q);
 	half = (unsigned __int128)1 << (-q - 1);
@@ -462,12 +471,81 @@ static uint64_t scale_exact(uint64_t m, int q, unsigned k, int *rest)
 	return (uint64_t)ip;
 }
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/*
+ * The 15 digits of @n (10^14 <= n < 10^15) at @p with the decimal point
+ * for exponent @e (-4..14), trailing zeros dropped; returns the length.
+ * The digits come as two digits8() words; the trailing zeros are the zero
+ * bytes at the top of the last word; the pieces go with fixed 16-byte
+ * stores (NUM_ROOM + 16 bytes free).
+ */
+static int put_g15_digits(char *p, uint64_t n, int e)
+{
+	uint64_t hi = n / 100000000, dh, dl, a, b;
+	char t[40];
+	const char *dig = t + 1;	/* dh's first digit is hi's leading zero */
+	int nd;
+
+	digits16((uint32_t)hi, (uint32_t)(n - hi * 100000000), &dh, &dl);
+	nd = 15 - (dl ? __builtin_clzll(dl) >> 3 : 8 + (__builtin_clzll(dh) >> 3));
+	a = dh + ASCII0;
+	b = dl + ASCII0;
+	memcpy(t, &a, 8);
+	memcpy(t + 8, &b, 8);
+	memset(t + 16, '0', 24);
+	if (e < 0) {
+		/* 0.000ddd */
+		memcpy(p, "0.000000", 8);
+		memcpy(p + 1 - e, dig, 16);
+		return 1 - e + nd;
+	}
+	memcpy(p, dig, 16);
+	if (nd <= e + 1)
+		return e + 1;	/* an integer */
+	p[e + 1] = '.';
+	memcpy(p + e + 2, dig + e + 1, 16);
+	return nd + 1;
+}
+#else
+static int put_g15_digits(char *p, uint64_t n, int e)
+{
+	char d[32];
+	int nd, len = 0;
+
+	fmt_u64(d, n);			/* 15 digits */
+	for (nd = 15; d[nd - 1] == '0'; nd--)
+		;
+	if (e >= 0) {
+		memcpy(p + len, d, e + 1);
+		len += e + 1;
+		if (nd > e + 1) {
+			p[len++] = '.';
+			memcpy(p + len, d + e + 1, nd - e - 1);
+			len += nd - e - 1;
+		}
+	} else {
+		p[len++] = '0';
+		p[len++] = '.';
+		for (int i = 0; i < -e - 1; i++)
+			p[len++] = '0';
+		memcpy(p + len, d, nd);
+		len += nd;
+	}
+	return len;
+}
+#endif
+
+/* 10^-5 .. 10^16 as doubles (exact from 10^0 up) */
+static const double pow10_double[22] = {
+	1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+};
+
 /* the digits of "%.15g" of @v into @p, or 0 if they need snprintf; returns the length */
 static int fmt_g15(char *p, double v)
 {
 	uint64_t bits, m, n;
-	int be, q, e, rest, len = 0, nd;
-	char d[32];
+	int be, q, e, rest, len = 0;
 
 	memcpy(&bits, &v, 8);
 	be = (int)(bits >> 52 & 0x7ff);
@@ -491,6 +569,9 @@ static int fmt_g15(char *p, double v)
 	e = ((be - 1023) * 78913) >> 18;
 	if (e < -5)
 		e = -5;
+	/* most often right at once (a wrong guess costs one more scaling) */
+	if (e < 14 && fabs(v) >= pow10_double[e + 1 + 5])
+		e++;
 	for (;;) {
 		n = scale_exact(m, q, 14 - e, &rest);
 		if (n >= pow10_u64[15] && e < 14)
@@ -509,26 +590,7 @@ static int fmt_g15(char *p, double v)
 	}
 	if (e < -4 || e > 14)
 		return 0;
-	fmt_u64(d, n);			/* 15 digits */
-	for (nd = 15; d[nd - 1] == '0'; nd--)
-		;
-	if (e >= 0) {
-		memcpy(p + len, d, e + 1);
-		len += e + 1;
-		if (nd > e + 1) {
-			p[len++] = '.';
-			memcpy(p + len, d + e + 1, nd - e - 1);
-			len += nd - e - 1;
-		}
-	} else {
-		p[len++] = '0';
-		p[len++] = '.';
-		for (int i = 0; i < -e - 1; i++)
-			p[len++] = '0';
-		memcpy(p + len, d, nd);
-		len += nd;
-	}
-	return len;
+	return len + put_g15_digits(p + len, n, e);
 }
 
 char *out__put_double(char *p, double v)
