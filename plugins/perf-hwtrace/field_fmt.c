@@ -475,6 +475,9 @@ void field_fmt__metric_value(struct out *o, const struct hwt_metrics *m, uint32_
  * live as long as the program (metrics.h), so the same pointers are the
  * same names.
  */
+/* keys up to this long are copied as this many bytes: one move, no call */
+#define KEY_MOVE 32
+
 struct metric_view {
 	const char **names;	/* every def's name, in order: what the view is for */
 	uint32_t n;
@@ -548,7 +551,9 @@ static struct metric_view *metric_view__new(const struct field_views *v,
 		mv->end[mv->nidx++] = lit.len + tmp->len;
 	}
 	out__flush(tmp);
-	if (tmp->error)
+	/* slack, so that a key is copied with one fixed-size move */
+	membuf__put(&lit, (const char[KEY_MOVE]){ 0 }, KEY_MOVE);
+	if (tmp->error || lit.oom)
 		goto fail;
 	mv->lit = membuf__steal(&lit, &len);
 	if (!mv->lit)
@@ -603,7 +608,7 @@ static void record_metrics(struct out *o, struct field_views *v, const struct hw
 	mv = v->mview;
 	if (!mv->nidx)
 		return;
-	need = mv->end[mv->nidx - 1] + (size_t)mv->nidx * OUT_NUM_ROOM + 1;
+	need = mv->end[mv->nidx - 1] + (size_t)mv->nidx * (OUT_NUM_ROOM + KEY_MOVE) + 1;
 	if (need > sizeof(o->buf)) {
 		/* thousands of metrics: a check for room each */
 		for (uint32_t k = 0; k < mv->nidx; k++) {
@@ -616,8 +621,13 @@ static void record_metrics(struct out *o, struct field_views *v, const struct hw
 		/* one check for room, keys and values written in place */
 		p = out__room(o, need);
 		for (uint32_t k = 0; k < mv->nidx; k++) {
-			memcpy(p, mv->lit + from, mv->end[k] - from);
-			p += mv->end[k] - from;
+			size_t len = mv->end[k] - from;
+
+			if (len <= KEY_MOVE)
+				memcpy(p, mv->lit + from, KEY_MOVE);
+			else
+				memcpy(p, mv->lit + from, len);
+			p += len;
 			from = mv->end[k];
 			p = put_metric(p, m, mv->idx[k], v->style);
 		}
