@@ -229,6 +229,9 @@ void field_fmt__value(struct out *o, const struct hwt_field *f, const void *data
 
 /* ---- whole records ------------------------------------------------------- */
 
+/* keys up to this long are copied as this many bytes: one move, no call */
+#define KEY_MOVE 32
+
 /*
  * One record type as a sink shows it: the text around the values, made
  * once (escaped JSON keys, " name=", CSV commas), back to back in @lit, and
@@ -237,6 +240,7 @@ void field_fmt__value(struct out *o, const struct hwt_field *f, const void *data
 struct field_view {
 	const struct hwt_record_type *type;
 	const struct hwt_field **f;
+	bool *plain;		/* column i is a plain decimal u64, always present */
 	unsigned n;
 	int time_col;		/* the column of a U64 "time" field, or -1 */
 	char *lit;
@@ -258,6 +262,7 @@ void field_views__fini(struct field_views *v)
 {
 	for (unsigned i = 0; i < v->nviews; i++) {
 		free(v->views[i].f);
+		free(v->views[i].plain);
 		free(v->views[i].lit);
 		free(v->views[i].end);
 	}
@@ -354,13 +359,21 @@ static struct field_view *view_new(struct field_views *v, const struct hwt_recor
 	w->type = t;
 	w->f = calloc(cap + 1, sizeof(*w->f));
 	w->end = calloc(cap + 1, sizeof(*w->end));
-	if (!w->f || !w->end)
+	w->plain = calloc(cap + 1, sizeof(*w->plain));
+	if (!w->f || !w->end || !w->plain)
 		goto fail;
 	w->n = view_fields(v, t, w->f);
 	w->time_col = -1;
-	for (unsigned c = 0; c < w->n; c++)
-		if (w->f[c] && w->f[c]->type == HWT_FT_U64 && !strcmp(w->f[c]->name, "time"))
+	for (unsigned c = 0; c < w->n; c++) {
+		const struct hwt_field *f = w->f[c];
+
+		if (f && f->type == HWT_FT_U64 && !strcmp(f->name, "time"))
 			w->time_col = (int)c;
+		else if (f)
+			w->plain[c] = f->type == HWT_FT_U64 && f->count <= 1 &&
+				      f->hint == HWT_FH_DEC && !(f->flags & HWT_FF_OPTIONAL) &&
+				      !hwt_field__is_signed(f);
+	}
 	out__init(tmp, -1);	/* never flushed: names are short */
 	if (v->style == FS_JSON) {
 		out__puts(tmp, "{\"type\":");
@@ -377,7 +390,8 @@ static struct field_view *view_new(struct field_views *v, const struct hwt_recor
 			view_key(tmp, v->style, w->f[c]);
 		w->end[1 + c] = tmp->len;
 	}
-	w->lit = malloc(tmp->len ? tmp->len : 1);
+	/* slack, so that a key is copied with one fixed-size move */
+	w->lit = calloc(1, tmp->len + KEY_MOVE);
 	if (!w->lit)
 		goto fail;
 	memcpy(w->lit, tmp->buf, tmp->len);
@@ -388,6 +402,7 @@ fail:
 	free(tmp);
 	free(w->f);
 	free(w->end);
+	free(w->plain);
 	return NULL;
 }
 
@@ -475,9 +490,6 @@ void field_fmt__metric_value(struct out *o, const struct hwt_metrics *m, uint32_
  * live as long as the program (metrics.h), so the same pointers are the
  * same names.
  */
-/* keys up to this long are copied as this many bytes: one move, no call */
-#define KEY_MOVE 32
-
 struct metric_view {
 	const char **names;	/* every def's name, in order: what the view is for */
 	uint32_t n;
@@ -653,7 +665,22 @@ void field_fmt__record(struct out *o, struct field_views *v, const struct hwt_re
 	out__write(o, w->lit, w->end[0]);
 	for (unsigned c = 0; c < w->n; c++) {
 		const struct hwt_field *f = w->f[c];
-		bool present = f && hwt_field__present(f, rec->data);
+		bool present;
+
+		if (w->plain[c]) {
+			/* the common column: key and number in place, one check for room */
+			uint64_t x = *(const uint64_t *)((const char *)rec->data + f->offset);
+			size_t len = w->end[1 + c] - w->end[c];
+
+			if (len <= KEY_MOVE && (x <= OUT_JSON_EXACT || v->style != FS_JSON)) {
+				char *p = out__room(o, KEY_MOVE + OUT_NUM_ROOM);
+
+				memcpy(p, w->lit + w->end[c], KEY_MOVE);
+				out__set_end(o, out__put_u64(p + len, x));
+				continue;
+			}
+		}
+		present = f && hwt_field__present(f, rec->data);
 
 		/* absent: CSV keeps its empty cell, text and JSON leave the field out */
 		if (present || v->style == FS_CSV)
