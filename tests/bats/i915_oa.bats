@@ -145,6 +145,36 @@ PY
 	[[ "$output" == *"offset 0: perf.data header: input too short (10 bytes)"* ]]
 }
 
+@test "i915-oa: script renders in threads: every report as generated, the bytes of one thread" {
+	# 4000 reports: a hundred batches or so for the rendering threads
+	$GEN --no-lost --reports 4000 -o "$T/f.rec" > "$T/man.json"
+	"$HWTRACE" script --json -i "$T/f.rec" > "$T/ours.json"
+	python3 - "$T" <<'PY'
+import json, sys
+d = sys.argv[1]
+man = [json.loads(l) for l in open(d + '/man.json')]
+want = [m for m in man if m['type'] in ('i915_oa_report', 'i915_oa_lost')]
+got = [{k: v for k, v in r.items() if k != 'time'}
+       for r in map(json.loads, open(d + '/ours.json'))
+       if r['type'] in ('i915_oa_report', 'i915_oa_lost')]
+assert len(want) == 4000 and got == want, (len(got), len(want))
+PY
+	# one CPU: one thread renders; the same bytes, text and metrics too
+	taskset -c 0 "$HWTRACE" script --json -i "$T/f.rec" > "$T/one.json"
+	cmp "$T/ours.json" "$T/one.json"
+	"$HWTRACE" script --metrics --json -i "$T/f.rec" > "$T/m.json"
+	taskset -c 0 "$HWTRACE" script --metrics --json -i "$T/f.rec" > "$T/m1.json"
+	cmp "$T/m.json" "$T/m1.json"
+	# every report but the first (no delta yet) has its metrics
+	[ "$(grep -c '"GpuBusy":' "$T/m.json")" -eq 3999 ]
+	"$HWTRACE" script -i "$T/f.rec" > "$T/t.txt"
+	taskset -c 0 "$HWTRACE" script -i "$T/f.rec" > "$T/t1.txt"
+	cmp "$T/t.txt" "$T/t1.txt"
+	# a reader that stops early ends it quietly, as perf script | head does
+	run bash -c '"$HWTRACE" script --metrics --json -i "$1" | head -c 100 > /dev/null; echo "${PIPESTATUS[0]}"' _ "$T/f.rec"
+	[ "$output" = 141 ]
+}
+
 @test "i915-oa: decode of a raw stream equals the generator" {
 	$GEN --raw --reports 30 -o "$T/f.raw" > "$T/man.json"
 	run "$HWTRACE" decode --type i915-oa --oa-format A32u40_A4u32_B8_C8 --ts-freq 19200000 --json "$T/f.raw"
