@@ -39,28 +39,32 @@ void out__fail(struct out *o, int err)
 		out__stdout_failed(err);
 }
 
-void out__flush(struct out *o)
+/* all @n bytes at @p to the fd, unless a write fails (then writes stop) */
+static void write_all(struct out *o, const char *p, size_t n)
 {
-	size_t off = 0;
+	while (n && !o->error) {
+		ssize_t w = write(o->fd, p, n);
 
-	if (o->mem) {
-		if (!o->error)
-			membuf__put(o->mem, o->buf, o->len);
-		if (o->mem->oom)
-			o->error = ENOMEM;
-		o->len = 0;
-		return;
-	}
-	while (off < o->len && !o->error) {
-		ssize_t n = write(o->fd, o->buf + off, o->len - off);
-
-		if (n < 0) {
+		if (w < 0) {
 			if (errno == EINTR)
 				continue;
 			out__fail(o, errno);
 			break;
 		}
-		off += n;
+		p += w;
+		n -= w;
+	}
+}
+
+void out__flush(struct out *o)
+{
+	if (o->mem) {
+		if (!o->error)
+			membuf__put(o->mem, o->buf, o->len);
+		if (o->mem->oom)
+			o->error = ENOMEM;
+	} else {
+		write_all(o, o->buf, o->len);
 	}
 	o->len = 0;
 }
@@ -193,26 +197,13 @@ void out__write_slow(struct out *o, const void *p, size_t n)
 
 void out__write_direct(struct out *o, const void *p, size_t n)
 {
-	const char *s = p;
-
 	/* a copy is cheaper than a write only for a few KiB */
 	if (o->mem || n <= 4096) {
 		out__write(o, p, n);
 		return;
 	}
 	out__flush(o);
-	while (n && !o->error) {
-		ssize_t w = write(o->fd, s, n);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			out__fail(o, errno);
-			break;
-		}
-		s += w;
-		n -= w;
-	}
+	write_all(o, p, n);
 }
 
 void out__puts(struct out *o, const char *s)
