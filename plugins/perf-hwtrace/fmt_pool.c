@@ -301,7 +301,8 @@ bool fmt_pool__add(struct fmt_pool *p, const struct hwt_record *rec)
 	}
 	if (p->shape.type != rec->type)
 		record_shape__init(&p->shape, rec->type);
-	need = record_copy(s->arena + s->used, s->cap - s->used, &p->shape, rec);
+	/* no arena yet: only measured */
+	need = record_copy(s->arena ? s->arena + s->used : NULL, s->cap - s->used, &p->shape, rec);
 	if (need > s->cap - s->used) {
 		/* does not fit: into the next batch, whose arena is empty */
 		if (s->n) {
