@@ -297,7 +297,8 @@ static inline void digits16(uint32_t h, uint32_t l, uint64_t *dh, uint64_t *dl)
 /* digits8() output @d without its leading zeros ("0" for 0); returns the end */
 static inline char *put_trimmed(char *p, uint64_t d)
 {
-	unsigned lz = d ? __builtin_ctzll(d) >> 3 : 7;
+	/* zero bytes before the first digit; 0 keeps its last byte ("0") */
+	unsigned lz = (unsigned)__builtin_ctzll(d | 1ull << 56) >> 3;
 	uint64_t a = (d + ASCII0) >> (8 * lz);
 
 	memcpy(p, &a, 8);
