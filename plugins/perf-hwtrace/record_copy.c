@@ -49,6 +49,11 @@ static size_t max_size(size_t a, size_t b)
 	return a > b ? a : b;
 }
 
+static bool is_pointer(const struct hwt_field *f)
+{
+	return f->type == HWT_FT_STR || f->type == HWT_FT_U64_VEC || f->type == HWT_FT_KV;
+}
+
 void record_shape__init(struct record_shape *s, const struct hwt_record_type *t)
 {
 	*s = (struct record_shape){ .type = t };
@@ -61,8 +66,11 @@ void record_shape__init(struct record_shape *s, const struct hwt_record_type *t)
 		if (f->flags & HWT_FF_OPTIONAL)
 			end = max_size(end, f->present_offset + sizeof(bool));
 		s->extent = max_size(s->extent, end);
-		if (f->type == HWT_FT_STR || f->type == HWT_FT_U64_VEC || f->type == HWT_FT_KV)
-			s->pointers = true;
+		if (is_pointer(f)) {
+			if (s->nptr < RECORD_SHAPE_PTRS)
+				s->ptr[s->nptr] = (uint16_t)i;
+			s->nptr++;
+		}
 	}
 }
 
@@ -73,7 +81,7 @@ struct cursor {
 };
 
 /* @n bytes of @src at the cursor; returns where they are in the copy (NULL: past @cap) */
-static void *put(struct cursor *c, const void *src, size_t n)
+static inline void *put(struct cursor *c, const void *src, size_t n)
 {
 	void *at = c->mem && c->pos + n <= c->cap ? c->mem + c->pos : NULL;
 
@@ -107,7 +115,7 @@ static void put_pointee(struct cursor *c, const struct hwt_field *f, uint8_t *da
 	if (f->type == HWT_FT_STR) {
 		q = (void *)put_str(c, p);
 	} else {
-		n = hwt_field__len(f, src_data);
+		memcpy(&n, (const uint8_t *)src_data + f->count_offset, sizeof(n));
 		if (f->type == HWT_FT_U64_VEC) {
 			q = put(c, p, (size_t)n * sizeof(uint64_t));
 		} else {
@@ -148,11 +156,13 @@ size_t record_copy(void *mem, size_t cap, const struct record_shape *s,
 			mc->uvals = uvals;
 		}
 	}
-	for (uint32_t i = 0; s->pointers && i < s->type->nfields; i++) {
-		const struct hwt_field *f = &s->type->fields[i];
-
-		if (f->type == HWT_FT_STR || f->type == HWT_FT_U64_VEC || f->type == HWT_FT_KV)
-			put_pointee(&c, f, data, rec->data);
+	if (s->nptr <= RECORD_SHAPE_PTRS) {
+		for (uint32_t i = 0; i < s->nptr; i++)
+			put_pointee(&c, &s->type->fields[s->ptr[i]], data, rec->data);
+	} else {
+		for (uint32_t i = 0; i < s->type->nfields; i++)
+			if (is_pointer(&s->type->fields[i]))
+				put_pointee(&c, &s->type->fields[i], data, rec->data);
 	}
 	return c.pos;
 }

@@ -14,19 +14,25 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hwtrace/record.h"
+
+#define RECORD_SHAPE_PTRS 16
 
 /**
  * struct record_shape - what copying a record of one type takes
  * @type:	the type
  * @extent:	bytes of its struct that its field table reaches
- * @pointers:	some field points outside the struct (string, vector, list)
+ * @ptr:	the fields that point outside the struct (string, vector,
+ *		list), by index, when there are at most RECORD_SHAPE_PTRS
+ * @nptr:	their number, or more than RECORD_SHAPE_PTRS: look at all
  */
 struct record_shape {
 	const struct hwt_record_type *type;
 	size_t extent;
-	bool pointers;
+	uint16_t ptr[RECORD_SHAPE_PTRS];
+	uint32_t nptr;
 };
 
 void record_shape__init(struct record_shape *s, const struct hwt_record_type *t);

@@ -237,7 +237,7 @@ static void test_copy_room(void)
 	sc->vec = calloc(HUGE_VEC, sizeof(uint64_t));
 	rec = build(sc, 3);	/* metrics, a string, an optional string */
 	record_shape__init(&shape, &type);
-	CHECK(shape.pointers);
+	CHECK_EQ(shape.nptr, 4);	/* name, vec, kv, note */
 	CHECK_EQ(shape.extent, offsetof(struct rec, time) + sizeof(uint64_t));
 	need = record_copy(NULL, 0, &shape, &rec);
 	CHECK_EQ(need % 8, 0);
