@@ -23,7 +23,9 @@ WARN      := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 HDR_DIRS  := decoders/include $(sort $(wildcard decoders/*/include))
 CPPFLAGS  += -DHWTRACE_VERSION=\"$(VERSION)\" -D_GNU_SOURCE $(addprefix -I,$(HDR_DIRS)) \
              -Idecoders/core -Idecoders
-ALL_CFLAGS = $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -MMD -MP
+# the dependency rules name the object both ways: a build with BUILD=$PWD/build
+# (as the tests set it) and one with BUILD=build must see the same headers
+ALL_CFLAGS = $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -MMD -MP -MT $@ -MT $(abspath $@)
 LDLIBS    += -lzstd -lm -ldl -lpthread
 # the tool alone reads ELF build ids (record's BUILD_ID feature); exporter dlopen()s
 # libmicrohttpd (exporter_http.c): its nine libraries would slow every verb's start-up
