@@ -214,7 +214,11 @@ static void step(struct fmt_pool *p, bool wait)
 		s = slot_of(p, p->take);
 		__atomic_store_n(&p->take, p->take + 1, __ATOMIC_RELAXED);
 		s->state = SLOT_BUSY;
-	} else if (wait && p->write < p->fill) {
+	} else if (wait && p->write < p->fill && slot_of(p, p->write)->state != SLOT_DONE) {
+		/*
+		 * Looked at under the lock: a worker done since write_done()
+		 * signalled no one, and the next one to write is all we wait for.
+		 */
 		pthread_cond_wait(&p->done, &p->mu);
 	}
 	pthread_mutex_unlock(&p->mu);

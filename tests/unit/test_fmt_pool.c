@@ -208,6 +208,48 @@ static void test_pool_text(void)
 	check_pool(FS_TEXT);
 }
 
+/*
+ * Many small batches, a drain after every few records: the caller waits
+ * for the one batch a worker renders, again and again.  A wake-up lost
+ * there (a worker done between the caller's look and its wait) hangs it.
+ */
+static void test_pool_drains(void)
+{
+	struct scratch *sc = calloc(1, sizeof(*sc));
+	struct membuf ref = { 0 }, got = { 0 };
+	struct out *o = malloc(sizeof(*o)), *r = malloc(sizeof(*r));
+	struct field_views v, rv;
+	struct fmt_pool *p;
+
+	sc->vec = calloc(HUGE_VEC, sizeof(uint64_t));
+	out__init_mem(o, &got);
+	out__init_mem(r, &ref);
+	field_views__init(&v, FS_JSON, NULL, 0);
+	field_views__init(&rv, FS_JSON, NULL, 0);
+	p = fmt_pool__new_workers(o, &v, 1);
+	CHECK(p != NULL);
+	for (uint32_t i = 0; p && i < 60000; i++) {
+		struct hwt_record rec = build(sc, i % 1000 == NREC / 2 ? 1 : i % 1000);
+
+		field_fmt__record(r, &rv, &rec);
+		CHECK(fmt_pool__add(p, &rec));
+		if (i % 40 == 39)
+			fmt_pool__drain(p);
+	}
+	fmt_pool__delete(p);
+	out__flush(o);
+	out__flush(r);
+	CHECK(got.len == ref.len && !memcmp(got.p, ref.p, ref.len));
+	field_views__fini(&v);
+	field_views__fini(&rv);
+	membuf__free(&got);
+	membuf__free(&ref);
+	free(o);
+	free(r);
+	free(sc->vec);
+	free(sc);
+}
+
 /* views that carry state from record to record get no pool */
 static void test_no_pool(void)
 {
@@ -268,6 +310,7 @@ int main(void)
 {
 	RUN(test_pool_json);
 	RUN(test_pool_text);
+	RUN(test_pool_drains);
 	RUN(test_no_pool);
 	RUN(test_copy_room);
 	return check_done("fmt_pool");
