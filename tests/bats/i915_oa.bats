@@ -1,6 +1,8 @@
 #!/usr/bin/env bats
 # i915 OA: IGT recorder files vs Debian's i915-perf-reader, raw streams, synth perf.data.
 
+load lib/common
+
 GEN="python3 $BATS_TEST_DIRNAME/../fixtures/gen_igt.py"
 READER=$(command -v i915-perf-reader || echo /usr/bin/i915-perf-reader)
 
