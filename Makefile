@@ -26,10 +26,11 @@ CPPFLAGS  += -DHWTRACE_VERSION=\"$(VERSION)\" -D_GNU_SOURCE $(addprefix -I,$(HDR
 # the dependency rules name the object both ways: a build with BUILD=$PWD/build
 # (as the tests set it) and one with BUILD=build must see the same headers
 ALL_CFLAGS = $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -MMD -MP -MT $@ -MT $(abspath $@)
-LDLIBS    += -lzstd -lm -ldl -lpthread
-# the tool alone reads ELF build ids (record's BUILD_ID feature); exporter dlopen()s
-# libmicrohttpd (exporter_http.c): its nine libraries would slow every verb's start-up
-TOOL_LDLIBS := -lelf
+# libzstd (compressed perf.data), libelf (record's build ids), libmicrohttpd
+# (exporter) and libi915_perf (--metrics) are dlopen()ed when first needed
+# (decoders/core/lazy_lib.h): linked, each would be loaded and relocated at
+# every start of every verb.  The static tool links them (HWTRACE_STATIC).
+LDLIBS    += -ldl -lpthread
 VERSION   := 0.1.0
 
 # Debian packages the build, the tests and the benchmarks need.
@@ -94,12 +95,13 @@ $(TOOL_LIB): $(TOOL_OBJ)
 $(TOOL): $(MAIN_OBJ) $(TOOL_LIB) $(STATIC_LIB) $(LIBPERF)
 	$(CC) $(CFLAGS) $(LDFLAGS) -rdynamic -o $@ $(MAIN_OBJ) \
 		-Wl,--whole-archive $(TOOL_LIB) $(STATIC_LIB) -Wl,--no-whole-archive \
-		$(LIBPERF) $(LDLIBS) $(TOOL_LDLIBS)
+		$(LIBPERF) $(LDLIBS)
 
+# unit tests link libzstd (they compress their inputs) and libm
 $(BUILD)/tests/%: tests/unit/%.c $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB) $(LIBPERF)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/unit -o $@ $< $(UNIT_LOBJ) $(TOOL_LIB) $(STATIC_LIB) \
-		$(LIBPERF) $(LDLIBS) $(TOOL_LDLIBS)
+		$(LIBPERF) $(LDLIBS) -lzstd -lm
 
 # these include libperf's headers: unpacked with it
 LIBPERF_USERS := cmd_stat stat_event exporter_pmu

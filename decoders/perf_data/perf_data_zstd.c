@@ -6,19 +6,61 @@
  * records; a record may straddle two of them, so the inflated bytes form one
  * stream and a partial record waits for the next COMPRESSED record.  Output
  * goes to a bounded buffer, so a huge ratio never means a huge allocation.
+ * libzstd is loaded at the first COMPRESSED record (lazy_lib.h): most
+ * inputs have none, and every start would pay for linking it.
  */
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <zstd.h>
 
+#include "core/lazy_lib.h"
 #include "perf_data_internal.h"
 
 #define HWT_ZIN_SIZE	(64u << 10)
+#define ZSTD_SONAME	"libzstd.so.1"	/* the ABI <zstd.h> describes */
+
+/* the functions used, typed by the header, resolved once */
+static struct {
+	pthread_once_t once;
+	bool ok;
+	char why[256];
+	typeof(&ZSTD_createDStream) create;
+	typeof(&ZSTD_initDStream) init;
+	typeof(&ZSTD_decompressStream) decompress;
+	typeof(&ZSTD_isError) is_error;
+	typeof(&ZSTD_getErrorName) error_name;
+	typeof(&ZSTD_freeDStream) free;
+} zstd = { .once = PTHREAD_ONCE_INIT };
+
+static void zstd_load(void)
+{
+	const struct hwt_lazy_sym syms[] = {
+		HWT_LAZY_SYM(zstd.create, ZSTD_createDStream),
+		HWT_LAZY_SYM(zstd.init, ZSTD_initDStream),
+		HWT_LAZY_SYM(zstd.decompress, ZSTD_decompressStream),
+		HWT_LAZY_SYM(zstd.is_error, ZSTD_isError),
+		HWT_LAZY_SYM(zstd.error_name, ZSTD_getErrorName),
+		HWT_LAZY_SYM(zstd.free, ZSTD_freeDStream),
+	};
+
+	zstd.ok = hwt_lazy_lib__open(ZSTD_SONAME, RTLD_NOW, "libzstd1", syms,
+				     sizeof(syms) / sizeof(syms[0]), zstd.why, sizeof(zstd.why));
+}
 
 int hwt_zstream__load(struct hwt_zstream *z, const void *data, size_t size, uint64_t rec_off,
 		      struct hwt_diag *diag)
 {
 	if (!z->ds) {
-		z->ds = ZSTD_createDStream();
+		pthread_once(&zstd.once, zstd_load);
+		if (!zstd.ok) {
+			hwt_diag__error(diag, rec_off, "PERF_RECORD_COMPRESSED",
+					"%s; compressed records are skipped", zstd.why);
+			z->dead = true;
+			return -1;
+		}
+		z->ds = zstd.create();
 		z->in = malloc(HWT_ZIN_SIZE);
 		z->mem = malloc(HWT_ZBUF_SIZE + 8);
 		if (!z->ds || !z->in || !z->mem) {
@@ -27,7 +69,7 @@ int hwt_zstream__load(struct hwt_zstream *z, const void *data, size_t size, uint
 			z->dead = true;
 			return -1;
 		}
-		ZSTD_initDStream(z->ds);
+		zstd.init(z->ds);
 		z->buf = (uint8_t *)(((uintptr_t)z->mem + 7) & ~(uintptr_t)7);
 		z->cap = HWT_ZBUF_SIZE;
 		z->pos = z->end = 0;
@@ -59,12 +101,12 @@ size_t hwt_zstream__fill(struct hwt_zstream *z, size_t n, struct hwt_diag *diag)
 	while (avail < n && hwt_zstream__pending(z)) {
 		ZSTD_inBuffer in = { z->in, z->in_size, z->in_pos };
 		ZSTD_outBuffer out = { z->buf + z->end, z->cap - z->end, 0 };
-		size_t ret = ZSTD_decompressStream(z->ds, &out, &in);
+		size_t ret = zstd.decompress(z->ds, &out, &in);
 
-		if (ZSTD_isError(ret)) {
+		if (zstd.is_error(ret)) {
 			hwt_diag__error(diag, z->rec_off, "PERF_RECORD_COMPRESSED",
 					"zstd: %s; the records of this and later COMPRESSED "
-					"records are dropped", ZSTD_getErrorName(ret));
+					"records are dropped", zstd.error_name(ret));
 			hwt_zstream__drop(z);
 			z->dead = true;
 			return 0;
@@ -91,7 +133,7 @@ void hwt_zstream__drop(struct hwt_zstream *z)
 void hwt_zstream__exit(struct hwt_zstream *z)
 {
 	if (z->ds)
-		ZSTD_freeDStream(z->ds);
+		zstd.free(z->ds);
 	free(z->in);
 	free(z->mem);
 	memset(z, 0, sizeof(*z));

@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/lazy_lib.h"
 #include "exporter_http.h"
 #include "exporter_metrics.h"
 
@@ -75,42 +76,28 @@ static struct {
 	typeof(&MHD_destroy_response) destroy_response;
 } mhd;
 
-#define MHD_SYM(field, name) { (void **)&mhd.field, #name }
-
 static bool mhd_load(void)
 {
-	static const struct { void **p; const char *name; } syms[] = {
-		MHD_SYM(start_daemon, MHD_start_daemon),
-		MHD_SYM(stop_daemon, MHD_stop_daemon),
-		MHD_SYM(queue_response, MHD_queue_response),
-		MHD_SYM(response_from_buffer, MHD_create_response_from_buffer),
-		MHD_SYM(response_from_buffer_cls,
-			MHD_create_response_from_buffer_with_free_callback_cls),
-		MHD_SYM(add_response_header, MHD_add_response_header),
-		MHD_SYM(destroy_response, MHD_destroy_response),
+	const struct hwt_lazy_sym syms[] = {
+		HWT_LAZY_SYM(mhd.start_daemon, MHD_start_daemon),
+		HWT_LAZY_SYM(mhd.stop_daemon, MHD_stop_daemon),
+		HWT_LAZY_SYM(mhd.queue_response, MHD_queue_response),
+		HWT_LAZY_SYM(mhd.response_from_buffer, MHD_create_response_from_buffer),
+		HWT_LAZY_SYM(mhd.response_from_buffer_cls,
+			     MHD_create_response_from_buffer_with_free_callback_cls),
+		HWT_LAZY_SYM(mhd.add_response_header, MHD_add_response_header),
+		HWT_LAZY_SYM(mhd.destroy_response, MHD_destroy_response),
 	};
-	static void *lib;
+	static bool loaded;
+	char why[256];
 
-	if (lib)
+	if (loaded)
 		return true;
-	lib = dlopen(MHD_SONAME, RTLD_NOW | RTLD_LOCAL);
-	if (!lib) {
-		fprintf(stderr, "perf hwtrace exporter: cannot load %s (Debian package "
-			"libmicrohttpd12): %s\n", MHD_SONAME, dlerror());
-		return false;
-	}
-	for (size_t i = 0; i < sizeof(syms) / sizeof(syms[0]); i++) {
-		*syms[i].p = dlsym(lib, syms[i].name);
-		if (!*syms[i].p) {
-			fprintf(stderr, "perf hwtrace exporter: %s has no %s: not the "
-				"libmicrohttpd ABI this tool was built for\n", MHD_SONAME,
-				syms[i].name);
-			dlclose(lib);
-			lib = NULL;
-			return false;
-		}
-	}
-	return true;
+	loaded = hwt_lazy_lib__open(MHD_SONAME, RTLD_NOW, "libmicrohttpd12", syms,
+				    sizeof(syms) / sizeof(syms[0]), why, sizeof(why));
+	if (!loaded)
+		fprintf(stderr, "perf hwtrace exporter: %s\n", why);
+	return loaded;
 }
 
 /* One scrape's text, shared by the responses that send it. */

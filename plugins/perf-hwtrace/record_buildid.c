@@ -11,8 +11,14 @@
  * (misc: cpumode | PERF_RECORD_MISC_BUILD_ID_SIZE), pid -1 (the host), 20
  * id bytes, their count, 3 reserved bytes, then the file name NUL-padded
  * to a multiple of 64.
+ *
+ * libelf is loaded here, when a recording ends (lazy_lib.h), not linked:
+ * every other verb and every start would pay for it.  Without it the
+ * kernel's and the modules' ids are still read (sysfs notes need no ELF
+ * library) and the files' are left out, with a warning.
  */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -24,7 +30,45 @@
 #include <elf.h>
 
 #include "blob.h"
+#include "core/lazy_lib.h"
 #include "record_state.h"
+
+#define ELF_SONAME "libelf.so.1"	/* elfutils' */
+
+/* the functions used, typed by <libelf.h> and <gelf.h> */
+static struct {
+	typeof(&elf_version) version;
+	typeof(&elf_begin) begin;
+	typeof(&elf_kind) kind;
+	typeof(&elf_nextscn) nextscn;
+	typeof(&elf_getdata) getdata;
+	typeof(&elf_getdata_rawchunk) getdata_rawchunk;
+	typeof(&elf_getphdrnum) getphdrnum;
+	typeof(&elf_end) end;
+	typeof(&gelf_getshdr) getshdr;
+	typeof(&gelf_getphdr) getphdr;
+	typeof(&gelf_getnote) getnote;
+} elf;
+
+static bool elf_load(char *why, size_t len)
+{
+	const struct hwt_lazy_sym syms[] = {
+		HWT_LAZY_SYM(elf.version, elf_version),
+		HWT_LAZY_SYM(elf.begin, elf_begin),
+		HWT_LAZY_SYM(elf.kind, elf_kind),
+		HWT_LAZY_SYM(elf.nextscn, elf_nextscn),
+		HWT_LAZY_SYM(elf.getdata, elf_getdata),
+		HWT_LAZY_SYM(elf.getdata_rawchunk, elf_getdata_rawchunk),
+		HWT_LAZY_SYM(elf.getphdrnum, elf_getphdrnum),
+		HWT_LAZY_SYM(elf.end, elf_end),
+		HWT_LAZY_SYM(elf.getshdr, gelf_getshdr),
+		HWT_LAZY_SYM(elf.getphdr, gelf_getphdr),
+		HWT_LAZY_SYM(elf.getnote, gelf_getnote),
+	};
+
+	return hwt_lazy_lib__open(ELF_SONAME, RTLD_NOW, "libelf1", syms,
+				  sizeof(syms) / sizeof(syms[0]), why, len);
+}
 
 #define BUILD_ID_MAX	20
 #define NAME_ALIGN	64
@@ -149,7 +193,7 @@ static size_t data_build_id(Elf_Data *d, uint8_t *id)
 	size_t off = 0, next, name, desc;
 	GElf_Nhdr nh;
 
-	while (d && off < d->d_size && (next = gelf_getnote(d, off, &nh, &name, &desc)) > 0) {
+	while (d && off < d->d_size && (next = elf.getnote(d, off, &nh, &name, &desc)) > 0) {
 		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
 		    !memcmp((const char *)d->d_buf + name, "GNU", 4) && nh.n_descsz) {
 			size_t sz = nh.n_descsz < BUILD_ID_MAX ? nh.n_descsz : BUILD_ID_MAX;
@@ -175,27 +219,27 @@ static size_t elf_build_id(const char *path, uint8_t *id)
 
 	if (fd < 0)
 		return 0;
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF)
+	e = elf.begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf.kind(e) != ELF_K_ELF)
 		goto out;
-	while (!sz && (scn = elf_nextscn(e, scn))) {
+	while (!sz && (scn = elf.nextscn(e, scn))) {
 		GElf_Shdr sh;
 
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE)
-			sz = data_build_id(elf_getdata(scn, NULL), id);
+		if (elf.getshdr(scn, &sh) && sh.sh_type == SHT_NOTE)
+			sz = data_build_id(elf.getdata(scn, NULL), id);
 	}
-	if (!sz && !elf_getphdrnum(e, &nph)) {
+	if (!sz && !elf.getphdrnum(e, &nph)) {
 		for (size_t i = 0; !sz && i < nph; i++) {
 			GElf_Phdr ph;
 
-			if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_NOTE)
-				sz = data_build_id(elf_getdata_rawchunk(e, (int64_t)ph.p_offset,
+			if (elf.getphdr(e, (int)i, &ph) && ph.p_type == PT_NOTE)
+				sz = data_build_id(elf.getdata_rawchunk(e, (int64_t)ph.p_offset,
 									ph.p_filesz, ELF_T_NHDR),
 						   id);
 		}
 	}
 out:
-	elf_end(e);
+	elf.end(e);
 	close(fd);
 	return sz;
 }
@@ -287,18 +331,24 @@ int rec_buildid__set(struct hwt_writer *w, const char *sysfs, struct rec_dsos *d
 {
 	uint8_t id[BUILD_ID_MAX];
 	struct blob b = { 0 };
-	char path[4096];
+	char path[4096], why[256];
+	bool have_elf;
 	size_t sz;
 	int ret = 0;
 
-	elf_version(EV_CURRENT);
 	snprintf(path, sizeof(path), "%s/kernel/notes", sysfs);
 	sz = file_notes_build_id(path, id);
 	if (sz)
 		put_entry(&b, PERF_RECORD_MISC_KERNEL, id, sz, "[kernel.kallsyms]");
 	put_modules(&b, sysfs);
 	dsos_unique(dsos);
-	for (size_t i = 0; i < dsos->n; i++) {
+	have_elf = !dsos->n || elf_load(why, sizeof(why));
+	if (have_elf && dsos->n)
+		elf.version(EV_CURRENT);
+	else if (!have_elf)
+		fprintf(stderr, "perf hwtrace record: warning: %s: the build ids of %zu mapped "
+			"files are left out\n", why, dsos->n);
+	for (size_t i = 0; have_elf && i < dsos->n; i++) {
 		sz = elf_build_id(dsos->names[i], id);
 		if (sz)
 			put_entry(&b, PERF_RECORD_MISC_USER, id, sz, dsos->names[i]);

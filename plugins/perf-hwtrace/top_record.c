@@ -191,11 +191,23 @@ static int put_any(struct top_rec *r, int (*fn)(uint8_t *, size_t, size_t *, con
 	return 0;
 }
 
+/*
+ * llround() without libm (the tool links no libm): the nearest integer,
+ * halves away from zero; v - trunc(v) is exact, so no double rounding
+ */
+static int64_t round_int(double v)
+{
+	int64_t i = (int64_t)v;
+	double f = v - (double)i;
+
+	return i + (f >= 0.5) - (f <= -0.5);
+}
+
 static uint32_t ppm(double pct)
 {
 	double v = pct * 1e4;
 
-	return v <= 0 ? 0 : v >= 4294967295.0 ? UINT32_MAX : (uint32_t)llround(v);
+	return v <= 0 ? 0 : v >= 4294967295.0 ? UINT32_MAX : (uint32_t)round_int(v);
 }
 
 static int put_client(struct top_rec *r, const struct drm_client *cl, uint64_t now)
@@ -257,9 +269,9 @@ static int put_gpu(struct top_rec *r, const struct gpu_device *d, uint64_t now)
 	};
 
 	if (g.has_power)
-		g.power_mw = (uint64_t)llround(d->power_w * 1e3);
+		g.power_mw = (uint64_t)round_int(d->power_w * 1e3);
 	if (g.has_temp)
-		g.temp_mc = llround(d->temp_c * 1e3);
+		g.temp_mc = round_int(d->temp_c * 1e3);
 	if (PUT(r, hwt_drm_usage__put_gpu, &g))
 		return -1;
 	for (int i = 0; i < d->nengines; i++) {

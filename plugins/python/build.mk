@@ -62,5 +62,5 @@ all: $(PY_MODULE)
 $(PY_MODULE): plugins/python/hwtrace.c plugins/python/feed.c plugins/python/feed.h $(PLAIN_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(PLAIN_CFLAGS) $(PY_INCLUDES) -shared -o $@ $(filter %.c,$^) $(PLAIN_LIB) \
-		-lzstd -lm -pthread
+		$(LDLIBS)
 endif

@@ -11,7 +11,7 @@ TE_USER   := $(HOME)/.local/lib/traceevent/plugins
 all: $(TE_PLUGIN)
 
 $(TE_PLUGIN): plugins/traceevent/plugin_hwtrace.c $(PLAIN_LIB)
-	$(CC) $(PLAIN_CFLAGS) $(TE_CFLAGS) -shared -o $@ $< $(PLAIN_LIB) -lzstd -lm
+	$(CC) $(PLAIN_CFLAGS) $(TE_CFLAGS) -shared -o $@ $< $(PLAIN_LIB) $(LDLIBS)
 
 .PHONY: install-plugin install-user
 install: install-plugin
