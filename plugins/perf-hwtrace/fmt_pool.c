@@ -144,6 +144,13 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* a worker's views, whose CSV columns are the caller's */
+static void views_fini(struct field_views *v)
+{
+	v->cols = NULL;
+	field_views__fini(v);
+}
+
 static void start_workers(struct fmt_pool *p)
 {
 	while (p->started < p->nworkers) {
@@ -154,8 +161,11 @@ static void start_workers(struct fmt_pool *p)
 		w->pool = p;
 		field_views__init(&w->views, p->views->style, p->views->only, p->views->nonly);
 		w->views.time = p->views->time;
+		/* CSV: the header's columns, the caller's (read only, never freed here) */
+		w->views.cols = p->views->cols;
+		w->views.ncols = p->views->ncols;
 		if (pthread_create(&w->thread, NULL, worker_main, w)) {
-			field_views__fini(&w->views);
+			views_fini(&w->views);
 			free(w);
 			break;
 		}
@@ -352,7 +362,7 @@ struct fmt_pool *fmt_pool__new_workers(struct out *o, struct field_views *v, uns
 {
 	struct fmt_pool *p;
 
-	if (v->style == FS_CSV || v->reltime || v->deltatime)
+	if (v->reltime || v->deltatime)
 		return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
@@ -391,7 +401,7 @@ void fmt_pool__delete(struct fmt_pool *p)
 	pthread_mutex_unlock(&p->mu);
 	for (unsigned i = 0; i < p->started; i++) {
 		pthread_join(p->workers[i]->thread, NULL);
-		field_views__fini(&p->workers[i]->views);
+		views_fini(&p->workers[i]->views);
 		free(p->workers[i]);
 	}
 	for (unsigned i = 0; i < p->nslots; i++) {

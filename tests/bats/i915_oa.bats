@@ -161,7 +161,7 @@ got = [{k: v for k, v in r.items() if k != 'time'}
        if r['type'] in ('i915_oa_report', 'i915_oa_lost')]
 assert len(want) == 4000 and got == want, (len(got), len(want))
 PY
-	# one CPU: one thread renders; the same bytes, text and metrics too
+	# one CPU: one thread renders; the same bytes, text, CSV and metrics too
 	taskset -c 0 "$HWTRACE" script --json -i "$T/f.rec" > "$T/one.json"
 	cmp "$T/ours.json" "$T/one.json"
 	"$HWTRACE" script --metrics --json -i "$T/f.rec" > "$T/m.json"
@@ -172,6 +172,10 @@ PY
 	"$HWTRACE" script -i "$T/f.rec" > "$T/t.txt"
 	taskset -c 0 "$HWTRACE" script -i "$T/f.rec" > "$T/t1.txt"
 	cmp "$T/t.txt" "$T/t1.txt"
+	"$HWTRACE" script --csv -i "$T/f.rec" > "$T/c.csv"
+	taskset -c 0 "$HWTRACE" script --csv -i "$T/f.rec" > "$T/c1.csv"
+	cmp "$T/c.csv" "$T/c1.csv"
+	[ "$(grep -c '^i915_oa_report,' "$T/c.csv")" -eq 4000 ]
 	# a reader that stops early ends it quietly, as perf script | head does
 	run bash -c '"$HWTRACE" script --metrics --json -i "$1" | head -c 100 > /dev/null; echo "${PIPESTATUS[0]}"' _ "$T/f.rec"
 	[ "$output" = 141 ]
