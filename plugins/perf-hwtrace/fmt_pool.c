@@ -27,7 +27,7 @@
 
 #include "fmt_pool.h"
 #include "membuf.h"
-#include "record_copy.h"
+#include "core/record_copy.h"
 
 #define BATCH_RECORDS	256
 #define BATCH_MIN	8

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/record_copy.h"
 #include "feed.h"
 
 #define FLUSH_MIN	64	/* items published before a waiting consumer is woken */
@@ -35,15 +36,11 @@ struct chunk {
 	alignas(max_align_t) uint8_t data[];
 };
 
-/* One item in a chunk, followed by its record's struct copy or its message. */
+/* One item in a chunk, followed by its record's copy (record_copy.h) or its message. */
 struct entry {
-	uint32_t size;		/* bytes with this header, a multiple of ENTRY_ALIGN */
+	alignas(max_align_t) uint32_t size;	/* bytes with this header, a multiple of ENTRY_ALIGN */
 	uint16_t kind;		/* enum feed_kind */
 	uint16_t severity;	/* enum hwt_severity */
-	uint32_t stream;
-	uint32_t metrics;	/* offset of a struct hwt_metrics copy in the entry, 0: none */
-	uint64_t offset;
-	const struct hwt_record_type *type;
 };
 #define ENTRY_ALIGN	alignof(max_align_t)
 _Static_assert(sizeof(struct entry) % ENTRY_ALIGN == 0, "entries keep their alignment");
@@ -69,8 +66,7 @@ struct feed {
 	/* the worker's */
 	struct chunk *fill;		/* the queue's tail, or NULL */
 	unsigned unwoken;		/* items published while the consumer waited */
-	const struct hwt_record_type *last_type;
-	size_t last_extent;		/* struct_extent(last_type) */
+	struct record_shape shape;	/* of the last record type copied */
 
 	/* the consumer's */
 	size_t rpos;			/* in head */
@@ -101,130 +97,6 @@ static void deadline(struct timespec *ts, clockid_t clock, int ms)
 		ts->tv_sec++;
 		ts->tv_nsec -= 1000000000;
 	}
-}
-
-/* ---- copying a record ---------------------------------------------------- */
-
-static size_t field_size(const struct hwt_field *f)
-{
-	size_t one;
-
-	switch (f->type) {
-	case HWT_FT_U8:
-		one = 1;
-		break;
-	case HWT_FT_U16:
-		one = 2;
-		break;
-	case HWT_FT_U32:
-		one = 4;
-		break;
-	case HWT_FT_BOOL:
-		one = sizeof(bool);
-		break;
-	case HWT_FT_STR:
-	case HWT_FT_U64_VEC:
-	case HWT_FT_KV:
-		one = sizeof(void *);
-		break;
-	default:
-		one = 8;
-		break;
-	}
-	return f->count > 1 ? one * f->count : one;
-}
-
-/* Bytes of @t's struct that its field table reaches: what a copy needs. */
-static size_t struct_extent(const struct hwt_record_type *t)
-{
-	size_t end = 0;
-
-#define REACH(n) do { if ((n) > end) end = (n); } while (0)
-	for (uint32_t i = 0; i < t->nfields; i++) {
-		const struct hwt_field *f = &t->fields[i];
-
-		REACH(f->offset + field_size(f));
-		if (f->flags & HWT_FF_OPTIONAL)
-			REACH(f->present_offset + sizeof(bool));
-		if (f->type == HWT_FT_U64_VEC || f->type == HWT_FT_KV)
-			REACH(f->count_offset + sizeof(uint32_t));
-	}
-#undef REACH
-	return end;
-}
-
-static const void *field_ptr(const struct hwt_field *f, const void *data)
-{
-	return *(const void *const *)((const char *)data + f->offset);
-}
-
-/* Bytes a present pointer field @f of @data reaches (0: inline or NULL). */
-static size_t out_of_line(const struct hwt_field *f, const void *data)
-{
-	const void *p = NULL;
-	size_t n = 0;
-
-	if (f->type == HWT_FT_STR || f->type == HWT_FT_U64_VEC || f->type == HWT_FT_KV)
-		p = hwt_field__present(f, data) ? field_ptr(f, data) : NULL;
-	if (!p)
-		return 0;
-	if (f->type == HWT_FT_STR)
-		return align_up(strlen(p) + 1, 8);
-	if (f->type == HWT_FT_U64_VEC)
-		return (size_t)hwt_field__len(f, data) * sizeof(uint64_t);
-	for (uint32_t i = 0, len = hwt_field__len(f, data); i < len; i++) {
-		const struct hwt_kv *kv = p;
-
-		n += sizeof(*kv);
-		if (kv[i].key)
-			n += align_up(strlen(kv[i].key) + 1, 8);
-	}
-	return n;
-}
-
-/*
- * Copy what pointer field @f of @data reaches to @p and point the field in
- * @copy (the struct's copy) at it; returns the byte after.  A KV array's keys
- * follow the array.
- */
-static uint8_t *copy_out(const struct hwt_field *f, const void *data, uint8_t *copy, uint8_t *p)
-{
-	const void **slot = (const void **)(copy + f->offset);
-	const void *src = hwt_field__present(f, data) ? field_ptr(f, data) : NULL;
-	uint32_t len;
-
-	/* an absent field's pointer is left NULL; its count may be another's */
-	*slot = src ? p : NULL;
-	if (!src)
-		return p;
-	if (f->type == HWT_FT_STR) {
-		size_t n = strlen(src) + 1;
-
-		memcpy(p, src, n);
-		return p + align_up(n, 8);
-	}
-	len = hwt_field__len(f, data);
-	if (f->type == HWT_FT_U64_VEC) {
-		memcpy(p, src, (size_t)len * sizeof(uint64_t));
-		return p + (size_t)len * sizeof(uint64_t);
-	}
-	{
-		struct hwt_kv *kv = (struct hwt_kv *)p;
-
-		memcpy(kv, src, (size_t)len * sizeof(*kv));
-		p += (size_t)len * sizeof(*kv);
-		for (uint32_t i = 0; i < len; i++) {
-			size_t n;
-
-			if (!kv[i].key)
-				continue;
-			n = strlen(kv[i].key) + 1;
-			memcpy(p, kv[i].key, n);
-			kv[i].key = (const char *)p;
-			p += align_up(n, 8);
-		}
-	}
-	return p;
 }
 
 /* ---- the worker's side of the queue --------------------------------------- */
@@ -348,28 +220,16 @@ static void on_end(void *ctx, const struct hwt_stream *const *streams, uint32_t 
 static void on_record(void *ctx, const struct hwt_record *rec)
 {
 	struct feed *f = ctx;
-	const struct hwt_record_type *t = rec->type;
-	size_t size, extent, extra = 0, met = 0;
+	size_t need, size;
 	struct entry *e;
-	uint8_t *copy, *p;
 
-	if (t->kind != HWT_RK_DATA || stopping(f))
+	if (rec->type->kind != HWT_RK_DATA || stopping(f))
 		return;
 	mark_started(f);
-	if (t != f->last_type) {
-		f->last_type = t;
-		f->last_extent = struct_extent(t);
-	}
-	extent = align_up(f->last_extent, 8);
-	for (uint32_t i = 0; i < t->nfields; i++)
-		extra += out_of_line(&t->fields[i], rec->data);
-	size = align_up(sizeof(*e) + extent + extra, ENTRY_ALIGN);
-	if (rec->metrics) {
-		/* the values after the record; names, units and set are static */
-		met = align_up(sizeof(*e) + extent + extra, alignof(struct hwt_metrics));
-		size = align_up(met + sizeof(struct hwt_metrics) + rec->metrics->n * sizeof(double),
-				ENTRY_ALIGN);
-	}
+	if (rec->type != f->shape.type)
+		record_shape__init(&f->shape, rec->type);
+	need = record_copy(NULL, 0, &f->shape, rec);
+	size = align_up(sizeof(*e) + need, ENTRY_ALIGN);
 	if (size > UINT32_MAX) {
 		fail(f, "a record too large to copy");
 		return;
@@ -377,27 +237,8 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 	e = reserve(f, size);
 	if (!e)
 		return;
-	*e = (struct entry){
-		.size = (uint32_t)size, .kind = FEED_RECORD, .stream = rec->stream,
-		.offset = rec->offset, .type = t, .metrics = (uint32_t)met,
-	};
-	copy = (uint8_t *)(e + 1);
-	memcpy(copy, rec->data, f->last_extent);
-	p = copy + extent;
-	for (uint32_t i = 0; i < t->nfields; i++) {
-		const struct hwt_field *fl = &t->fields[i];
-
-		if (fl->type == HWT_FT_STR || fl->type == HWT_FT_U64_VEC || fl->type == HWT_FT_KV)
-			p = copy_out(fl, rec->data, copy, p);
-	}
-	if (met) {
-		struct hwt_metrics *m = (struct hwt_metrics *)((uint8_t *)e + met);
-		double *vals = (double *)(m + 1);
-
-		*m = *rec->metrics;
-		memcpy(vals, rec->metrics->vals, m->n * sizeof(double));
-		m->vals = vals;
-	}
+	*e = (struct entry){ .size = (uint32_t)size, .kind = FEED_RECORD };
+	record_copy(e + 1, need, &f->shape, rec);
 	commit(f, e);
 }
 
@@ -427,7 +268,7 @@ static void on_diag(void *ctx, const struct hwt_error *err)
 		return;
 	*e = (struct entry){
 		.size = (uint32_t)align_up(sizeof(*e) + (size_t)n + 1, ENTRY_ALIGN),
-		.kind = FEED_DIAG, .severity = err->severity, .offset = err->offset,
+		.kind = FEED_DIAG, .severity = err->severity,
 	};
 	memcpy(e + 1, msg, (size_t)n + 1);
 	commit(f, e);
@@ -637,11 +478,7 @@ int feed__next(struct feed *f, struct feed_item *it, int ms)
 	f->rpos += e->size;
 	it->kind = e->kind;
 	if (e->kind == FEED_RECORD) {
-		it->rec = (struct hwt_record){
-			.type = e->type, .data = e + 1, .stream = e->stream, .offset = e->offset,
-			.metrics = e->metrics ? (const struct hwt_metrics *)((const uint8_t *)e +
-									 e->metrics) : NULL,
-		};
+		it->rec = *(const struct hwt_record *)(e + 1);
 	} else {
 		it->severity = e->severity;
 		it->msg = (const char *)(e + 1);

@@ -17,7 +17,7 @@
 #include "../../plugins/perf-hwtrace/field_fmt.h"
 #include "../../plugins/perf-hwtrace/fmt_pool.h"
 #include "../../plugins/perf-hwtrace/membuf.h"
-#include "../../plugins/perf-hwtrace/record_copy.h"
+#include "core/record_copy.h"
 
 struct rec {
 	uint32_t cpu;

@@ -3,14 +3,17 @@
  * record_copy.h - a record copied with everything it points to.
  *
  * A record's data is valid only during the sink's callback (record.h).  A
- * sink that renders records later, in another thread (fmt_pool.h), keeps a
- * copy: the typed struct as far as its field table reaches, the strings,
- * vectors and key-value lists its fields point to, and its metrics' values.
- * What lives as long as the session stays shared: the record type, enum and
- * flag names, metric definitions and names (metrics.h).
+ * sink that uses records later, in another thread, keeps a copy: the
+ * script sink's rendering threads (plugins/perf-hwtrace/fmt_pool.c) and the
+ * Python module's queue (plugins/python/feed.c).  The copy holds the typed
+ * struct as far as its field table reaches, the strings, vectors and
+ * key-value lists its fields point to, and its metrics' values.  What lives
+ * as long as the session stays shared: the record type, enum and flag
+ * names, metric definitions and names (metrics.h).  Internal to the
+ * library: not part of its ABI.
  */
-#ifndef PERF_HWTRACE_RECORD_COPY_H
-#define PERF_HWTRACE_RECORD_COPY_H
+#ifndef HWTRACE_RECORD_COPY_H
+#define HWTRACE_RECORD_COPY_H
 
 #include <stdbool.h>
 #include <stddef.h>
