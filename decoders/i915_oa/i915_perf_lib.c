@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/lazy_lib.h"
 #include "i915_perf_lib.h"
 #include "i915_oa_internal.h"
 
@@ -31,28 +32,21 @@ static struct {
 
 static void load(void)
 {
+	void *accumulate;	/* only looked for: 1.27 has the accumulator API */
+	/* not HWT_LAZY_SYM: even the static tool loads it, never links it */
+	const struct hwt_lazy_sym syms[] = {
+		{ (void **)&lib.for_devinfo, "intel_perf_for_devinfo", NULL },
+		{ (void **)&lib.free, "intel_perf_free", NULL },
+		{ &accumulate, "intel_perf_accumulate_reports", NULL },
+	};
+
 	/*
 	 * Lazy: the library calls its own 2,700 exported functions through the
 	 * PLT, and binding them all up front costs milliseconds where one
 	 * platform's sets call a few hundred
 	 */
-	void *h = dlopen(I915_PERF_SONAME, RTLD_LAZY | RTLD_LOCAL);
-
-	if (!h) {
-		snprintf(lib.why, sizeof(lib.why), "cannot load %s (intel-gpu-tools 1.27): %s",
-			 I915_PERF_SONAME, dlerror());
-		return;
-	}
-	*(void **)&lib.for_devinfo = dlsym(h, "intel_perf_for_devinfo");
-	*(void **)&lib.free = dlsym(h, "intel_perf_free");
-	/* 1.27 has the accumulator API; older ones took devinfo, not perf, in the equations */
-	if (!lib.for_devinfo || !lib.free || !dlsym(h, "intel_perf_accumulate_reports")) {
-		snprintf(lib.why, sizeof(lib.why), "%s lacks intel_perf_for_devinfo/"
-			 "intel_perf_accumulate_reports: not the 1.27 ABI", I915_PERF_SONAME);
-		dlclose(h);
-		return;
-	}
-	lib.ok = true;
+	lib.ok = hwt_lazy_lib__open(I915_PERF_SONAME, RTLD_LAZY, "intel-gpu-tools 1.27", syms,
+				    sizeof(syms) / sizeof(syms[0]), lib.why, sizeof(lib.why));
 }
 
 static void *load_thread(void *arg)

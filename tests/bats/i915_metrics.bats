@@ -220,26 +220,17 @@ PY
 }
 
 @test "without libi915_perf: --metrics says why, script and report decode as without it" {
-	lib=$(ldconfig -p | awk '$1 == "libi915_perf.so.1.5" { print $NF; exit }')
-	[ -n "$lib" ] || skip "libi915_perf.so.1.5 not installed"
-	unshare -m true 2>/dev/null || skip "no mount namespace here (needs root)"
 	$GEN --reports 9 -o "$T/f.igt" > /dev/null
-	: > "$T/empty.so"
-	# the library replaced by an empty file in a mount namespace of this test's own
-	hidden() {
-		unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh \
-			"$T/empty.so" "$lib" "$@"
-	}
-	run hidden "$HWTRACE" report --metrics -i "$T/f.igt"
+	without_lib libi915_perf.so.1.5 "$HWTRACE" report --metrics -i "$T/f.igt"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"no metrics: cannot load libi915_perf.so.1.5"* ]]
+	[[ "$output" == *"no metrics: cannot load libi915_perf.so.1.5 (Debian package intel-gpu-tools 1.27)"* ]]
 	[[ "$output" == *"no stream of this input has metrics"* ]]
-	run hidden "$HWTRACE" script --metrics --json -i "$T/f.igt"
+	without_lib libi915_perf.so.1.5 "$HWTRACE" script --metrics --json -i "$T/f.igt"
 	[ "$status" -eq 0 ]
 	[ "$(grep -c 'no metrics: cannot load' <<< "$output")" -eq 1 ]
 	[ "$(grep -c '"type":"i915_oa_report"' <<< "$output")" -eq 9 ]
 	[[ "$output" != *'"metrics"'* ]]
-	run hidden "$HWTRACE" report -i "$T/f.igt"
+	without_lib libi915_perf.so.1.5 "$HWTRACE" report -i "$T/f.igt"
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"no metrics"* ]]
 	[[ "$output" == *"i915_oa_stream:"*"RenderBasic"* ]]

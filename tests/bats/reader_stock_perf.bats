@@ -7,6 +7,8 @@
 # inflated from it count; in pipe mode HEADER_ATTR and HEADER_FEATURE records
 # count as ATTR and FEATURE.
 
+load lib/common
+
 setup() {
 	TMP=$(mktemp -d)
 	if ! command -v perf >/dev/null; then
@@ -58,6 +60,44 @@ compare_stats() {
 	perf record -q -z -e cpu-clock -a -o "$TMP/z.data" -- sleep 0.2 >/dev/null 2>&1
 	perf report --stats -i "$TMP/z.data" 2>/dev/null | grep -q 'COMPRESSED events:'
 	compare_stats "$TMP/z.data"
+}
+
+# the bytes of the COMPRESSED (81) and COMPRESSED2 (83) records of perf.data $1,
+# from a walk of its data section here: [type u32, misc u16, size u16] records
+compressed_bytes() {
+	python3 - "$1" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+off, size = struct.unpack_from('<QQ', b, 40)
+pos, n = off, 0
+while pos + 8 <= off + size:
+    t, _, sz = struct.unpack_from('<IHH', b, pos)
+    if sz < 8:
+        break
+    if t in (81, 83):
+        n += sz
+    pos += sz
+print(n)
+PY
+}
+
+@test "without libzstd: the compressed records are skipped with an error, the rest is read" {
+	perf record -q -z -e cpu-clock -a -o "$TMP/z.data" -- sleep 0.2 >/dev/null 2>&1
+	ncomp=$(perf report --stats -i "$TMP/z.data" 2>/dev/null | awk '/COMPRESSED events:/ { print $3; exit }')
+	[ "${ncomp:-0}" -gt 0 ]
+	zbytes=$(compressed_bytes "$TMP/z.data")
+	[ "$zbytes" -gt 0 ]
+	run "$HWTRACE" report --stats -i "$TMP/z.data"
+	[ "$status" -eq 0 ]
+	skipped=$(sed -n 's/^bytes: .* \([0-9]*\) skipped.*/\1/p' <<< "$output")
+	without_lib libzstd.so.1 "$HWTRACE" report --stats -i "$TMP/z.data"
+	[ "$status" -eq 1 ]
+	# said once, with the library, its package and what it costs
+	[ "$(grep -c 'cannot load libzstd.so.1 (Debian package libzstd1)' <<< "$output")" -eq 1 ]
+	[[ "$output" == *"compressed records are skipped"* ]]
+	# every COMPRESSED record still counted, and its bytes skipped, no more
+	grep -Eq "COMPRESSED events: +$ncomp( |$)" <<< "$output"
+	[ "$(sed -n 's/^bytes: .* \([0-9]*\) skipped.*/\1/p' <<< "$output")" -eq $((skipped + zbytes)) ]
 }
 
 @test "report --stats counts like perf report --stats: pipe mode (-o -)" {

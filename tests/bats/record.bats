@@ -253,6 +253,19 @@ time.sleep(30)' &
 	fi
 }
 
+@test "record -a without libelf: the files' build ids are left out with a warning, the kernel's kept" {
+	without_lib libelf.so.1 "$HWTRACE" record -q -e cpu-clock -a -o "$TMP/b.data" -- true
+	[ "$status" -eq 0 ]
+	[ "$(grep -c "warning: cannot load libelf.so.1 (Debian package libelf1): .*: the build ids of [0-9]* mapped files are left out" <<< "$output")" -eq 1 ]
+	run perf buildid-list -i "$TMP/b.data"
+	[ "$status" -eq 0 ]
+	# no file of a process, but the kernel's id, read from sysfs notes
+	[ "$(grep -c ' /' <<< "$output")" -eq 0 ]
+	if k=$(perf buildid-list -k 2>/dev/null) && [ -n "$k" ]; then
+		grep -qx "$k \[kernel.kallsyms\]" <<< "$output"
+	fi
+}
+
 @test "record -a --proc/--sysfs: a process and a module of given trees" {
 	cp "$(command -v yes)" "$TMP/hwtbusy"
 	want=$(readelf_id "$TMP/hwtbusy")

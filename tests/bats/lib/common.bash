@@ -4,3 +4,19 @@
 export HWTRACE BUILD
 # make check: libpython's allocations at exit are not ours to report
 export LSAN_OPTIONS="suppressions=$(cd "$BATS_TEST_DIRNAME" && pwd)/lib/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+
+# without_lib SONAME CMD...: run CMD with the shared library SONAME replaced
+# by an empty file, in a mount namespace of its own (the system is not
+# touched); the test is skipped where the library or the namespace is not
+# to be had.  Sets $output and $status as bats' run does.
+without_lib() {
+	local so=$1 path empty
+	shift
+	path=$(ldconfig -p | awk -v so="$so" '$1 == so { print $NF; exit }')
+	[ -n "$path" ] || skip "$so not installed"
+	unshare -m true 2>/dev/null || skip "no mount namespace here (needs root)"
+	empty=$(mktemp)
+	run unshare -m sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh \
+		"$empty" "$path" "$@"
+	rm -f "$empty"
+}
