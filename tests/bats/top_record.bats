@@ -46,7 +46,8 @@ mkamd() {
 	echo 17163091968 >"$dev/mem_info_vram_total"
 	echo 1073741824 >"$dev/mem_info_vram_used"
 	echo 45000 >"$dev/hwmon/hwmon5/temp1_input"
-	echo 35000000 >"$dev/hwmon/hwmon5/power1_average"
+	# 35000.5 mW: llround()'s halves away from zero give 35001
+	echo 35000500 >"$dev/hwmon/hwmon5/power1_average"
 }
 
 top_rec() { # FILE: two refreshes of the tree into FILE
@@ -73,7 +74,7 @@ print(eval(sys.argv[2]))' "$T/script.json" "$2"
 	[ "$(jsel "$T/rec.data" '[("util_ppm" in x) for x in r if x["type"] == "drm_usage_engine" and x["time"] == 1000000000]')" = "[False, False]" ]
 	[ "$(jsel "$T/rec.data" '{(x["pid"], x["comm"], x["driver"], x["pdev"], x["client_id"]) for x in r if x["type"] != "drm_usage_gpu"}')" = "{(100, 'Xorg', 'i915', '0000:00:02.0', 39)}" ]
 	[ "$(jsel "$T/rec.data" '[(x["region"], x["kind"], x["bytes"]) for x in r if x["type"] == "drm_usage_memory" and x["time"] == 2000000000]')" = "[('system0', 'total', 6189056), ('system0', 'resident', 4194304)]" ]
-	[ "$(jsel "$T/rec.data" '[(x["card"], x["driver"], x["cur_mhz"], x["max_mhz"], x["temp_mc"], x["power_mw"], x["vram_total"], x["vram_used"]) for x in r if x["type"] == "drm_usage_gpu"][1]')" = "('card1', 'amdgpu', 1200, 2100, 45000, 35000, 17163091968, 1073741824)" ]
+	[ "$(jsel "$T/rec.data" '[(x["card"], x["driver"], x["cur_mhz"], x["max_mhz"], x["temp_mc"], x["power_mw"], x["vram_total"], x["vram_used"]) for x in r if x["type"] == "drm_usage_gpu"][1]')" = "('card1', 'amdgpu', 1200, 2100, 45000, 35001, 17163091968, 1073741824)" ]
 	run "$HWTRACE" report -i "$T/rec.data"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"drm-usage (auxtrace type 0x48570003"* ]]
