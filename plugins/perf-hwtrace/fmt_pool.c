@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_budget.h"
 #include "fmt_pool.h"
 #include "membuf.h"
 #include "core/record_copy.h"
@@ -348,16 +349,6 @@ void fmt_pool__drain(struct fmt_pool *p)
 		step(p, true);
 }
 
-/* CPUs this process may run on */
-static unsigned cpus(void)
-{
-	cpu_set_t set;
-
-	if (sched_getaffinity(0, sizeof(set), &set))
-		return 1;
-	return (unsigned)CPU_COUNT(&set);
-}
-
 struct fmt_pool *fmt_pool__new_workers(struct out *o, struct field_views *v, unsigned workers)
 {
 	struct fmt_pool *p;
@@ -385,7 +376,7 @@ struct fmt_pool *fmt_pool__new_workers(struct out *o, struct field_views *v, uns
 
 struct fmt_pool *fmt_pool__new(struct out *o, struct field_views *v)
 {
-	unsigned n = cpus();
+	unsigned n = cpu_budget();
 
 	return n < 2 ? NULL : fmt_pool__new_workers(o, v, n - 1);
 }

@@ -20,9 +20,10 @@ struct fmt_pool;
 
 /*
  * A pool rendering as @v does into @o, or NULL when it would not help: a
- * single CPU to run on, views with state carried from record to record
- * (--reltime, --deltatime), or no memory.  @v stays the caller's; it must
- * not change while the pool lives (CSV: its header is written before).
+ * single CPU to keep busy (cpu_budget()), views with state carried from
+ * record to record (--reltime, --deltatime), or no memory.  @v stays the
+ * caller's; it must not change while the pool lives (CSV: its header is
+ * written before).
  */
 struct fmt_pool *fmt_pool__new(struct out *o, struct field_views *v);
 

@@ -11,7 +11,59 @@ setup() {
 }
 
 teardown() {
+	[ -z "${CG:-}" ] || rmdir "$CG" 2>/dev/null || true
 	rm -rf "$T"
+}
+
+# A new cgroup with the cpu controller (v1's, else v2's) in $CG; false when
+# none can be made here (not root, no cgroupfs, a read-only one).
+cpu_cgroup_new() {
+	local d
+	for d in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct /sys/fs/cgroup; do
+		[ -w "$d/cgroup.procs" ] || continue
+		[ "$d" != /sys/fs/cgroup ] || grep -qw cpu "$d/cgroup.subtree_control" 2>/dev/null || continue
+		CG=$d/hwtrace-test-$$
+		mkdir "$CG" 2>/dev/null && return 0
+	done
+	CG=
+	return 1
+}
+
+# cpu_limit CPUS: $CG's CPU bandwidth set to CPUS (a decimal) or "max"
+cpu_limit() {
+	local q=max
+	[ "$1" = max ] || q=$(echo "$1 * 100000 / 1" | bc)
+	if [ -e "$CG/cpu.max" ]; then
+		echo "$q 100000" > "$CG/cpu.max"
+	else
+		echo "100000" > "$CG/cpu.cfs_period_us"
+		[ "$q" != max ] || q=-1
+		echo "$q" > "$CG/cpu.cfs_quota_us"
+	fi
+}
+
+# fmt_threads FILE OUT: how many rendering threads (hwtrace-fmt) `script --json`
+# of FILE runs, in $CG, counted while its output, a pipe no one reads yet, is
+# full (the decoding thread blocked in write(), syscall 1: the workers start
+# before the first batch is written); the output to OUT.
+fmt_threads() {
+	local fifo=$T/fifo pid n sc
+	rm -f "$fifo" && mkfifo "$fifo"
+	sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" script --json -i "$3"' _ \
+		"$CG" "$HWTRACE" "$1" > "$fifo" &
+	pid=$!
+	exec 3< "$fifo"
+	for _ in $(seq 1000); do
+		sc=
+		[ "$(cat "/proc/$pid/comm")" != perf-hwtrace ] || read -r sc _ < "/proc/$pid/syscall" || true
+		[ "$sc" != 1 ] || break
+		sleep 0.01
+	done
+	n=$(cat /proc/$pid/task/*/comm | grep -cx hwtrace-fmt || true)
+	cat <&3 > "$2"
+	exec 3<&-
+	wait "$pid"
+	echo "$n"
 }
 
 # Compare our per-context totals and per-report deltas with i915-perf-reader.
@@ -179,6 +231,27 @@ PY
 	# a reader that stops early ends it quietly, as perf script | head does
 	run bash -c '"$HWTRACE" script --metrics --json -i "$1" | head -c 100 > /dev/null; echo "${PIPESTATUS[0]}"' _ "$T/f.rec"
 	[ "$output" = 141 ]
+}
+
+@test "i915-oa: script renders in no more threads than the cgroup's CPU limit" {
+	local cpus workers
+	cpus=$(nproc)
+	[ "$cpus" -ge 2 ] || skip "one CPU: script renders in one thread anyway"
+	cpu_cgroup_new || skip "no cgroup with the cpu controller can be made here"
+	workers=$((cpus - 1 < 7 ? cpus - 1 : 7))
+	$GEN --no-lost --reports 4000 -o "$T/f.rec" > /dev/null
+	# no limit: a worker per CPU less one, as without the cgroup
+	cpu_limit max
+	[ "$(fmt_threads "$T/f.rec" "$T/all.json")" -eq "$workers" ]
+	# a limit of one CPU: the decoding thread renders alone
+	cpu_limit 1
+	[ "$(fmt_threads "$T/f.rec" "$T/one.json")" -eq 0 ]
+	# 1.5 CPUs round up to two: one worker
+	cpu_limit 1.5
+	[ "$(fmt_threads "$T/f.rec" "$T/two.json")" -eq 1 ]
+	cmp "$T/all.json" "$T/one.json"
+	cmp "$T/all.json" "$T/two.json"
+	[ "$(grep -c '"type":"i915_oa_report"' "$T/one.json")" -eq 4000 ]
 }
 
 @test "i915-oa: decode of a raw stream equals the generator" {
