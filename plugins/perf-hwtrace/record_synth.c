@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * record_synth.c - the records `perf record -a` synthesizes at start: the
- * kernel text's MMAP, and the COMM and MMAP2 of the processes already
- * running (perf's perf_event__synthesize_threads()): the kernel reports
- * only what starts later, and without these stock perf names a running
- * task ":PID" and a kernel sample's dso "[unknown]".
+ * MMAPs of the kernel's text and of its modules, and the COMM and MMAP2 of
+ * the processes already running (perf's perf_event__synthesize_threads()):
+ * the kernel reports only what starts later, and without these stock perf
+ * names a running task ":PID" and a kernel sample's dso "[unknown]".
  *
  * One COMM per thread of /proc/PID/task (comm from its comm file), one
  * MMAP2 per executable mapping of /proc/PID/maps; misc
@@ -223,6 +223,101 @@ static void kernel_text(const char *proc, uint64_t *text, uint64_t *etext)
 	fclose(f);
 }
 
+/* A loaded module: where its core lies and its name. */
+struct module_map {
+	uint64_t start, size;
+	char name[64];		/* MODULE_NAME_LEN */
+};
+
+static int module_cmp(const void *a, const void *b)
+{
+	const struct module_map *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/*
+ * The modules of @proc/modules ("name size refs deps state address"), by
+ * address; those whose address is hidden (kptr_restrict: 0) left out.
+ * Returns how many are in *@out (malloc'd), or -1 without memory.
+ */
+static int read_modules(const char *proc, struct module_map **out)
+{
+	struct module_map *m = NULL;
+	char path[PATH_MAX], *line = NULL;
+	int n = 0, cap = 0;
+	size_t lcap = 0;
+	FILE *f;
+
+	*out = NULL;
+	snprintf(path, sizeof(path), "%s/modules", proc);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (getline(&line, &lcap, f) > 0) {
+		struct module_map mod;
+		unsigned long long size, addr;
+
+		if (sscanf(line, "%63s %llu %*s %*s %*s %llx", mod.name, &size, &addr) != 3 ||
+		    !addr || !size)
+			continue;
+		if (n == cap) {
+			struct module_map *nm = realloc(m, (cap ? cap * 2 : 64) * sizeof(*m));
+
+			if (!nm) {
+				n = -1;
+				break;
+			}
+			m = nm;
+			cap = cap ? cap * 2 : 64;
+		}
+		mod.start = addr;
+		mod.size = size;
+		m[n++] = mod;
+	}
+	free(line);
+	fclose(f);
+	if (n > 0) {
+		qsort(m, n, sizeof(*m), module_cmp);
+		*out = m;
+	} else {
+		free(m);
+	}
+	return n;
+}
+
+/*
+ * An MMAP per loaded module, as perf_event__synthesize_modules() writes
+ * them after the kernel's: pid -1, tid 0, the module's address and size,
+ * page offset 0, named "[name]" (the name the BUILD_ID feature gives the
+ * module's id, so stock perf pairs them).  Without them, stock perf puts a
+ * recorded kernel sample in a module where the machine reading the file
+ * has that module, if it has it at all.
+ */
+static int synth_modules(struct synth *s, const char *proc)
+{
+	uint8_t *p = (uint8_t *)s->rec;
+	struct module_map *m;
+	int n = read_modules(proc, &m), ret = 0;
+
+	if (n < 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (int i = 0; i < n && !ret; i++) {
+		size_t len = strlen(m[i].name) + 3, body = 40 + align8(len);
+
+		memset(p, 0, body);
+		((int32_t *)p)[2] = -1;
+		((uint64_t *)p)[2] = m[i].start;
+		((uint64_t *)p)[3] = m[i].size;
+		snprintf((char *)p + 40, len, "[%s]", m[i].name);
+		ret = emit(s, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, body);
+	}
+	free(m);
+	return ret;
+}
+
 /**
  * rec_synth__kernel - the MMAP of the kernel's text, as perf record writes it
  * @w:		the writer (its attrs added)
@@ -233,6 +328,7 @@ static void kernel_text(const char *proc, uint64_t *text, uint64_t *etext)
  * to _etext, named "[kernel.kallsyms]_text": stock perf relocates its
  * kernel symbols by it and names kernel samples' dso [kernel.kallsyms].
  * Nothing when kallsyms hides the addresses (kptr_restrict), as perf.
+ * Then the loaded modules' (synth_modules()), from @proc/modules.
  * Returns 0, or -1 with errno set when the write failed.
  */
 int rec_synth__kernel(struct hwt_writer *w, const char *proc, uint64_t sample_type)
@@ -242,18 +338,21 @@ int rec_synth__kernel(struct hwt_writer *w, const char *proc, uint64_t sample_ty
 	uint8_t *p = (uint8_t *)s.rec;
 	uint64_t start, end;
 
-	kernel_text(proc, &start, &end);
-	if (!start || end <= start)
-		return 0;
 	s.w = w;
 	s.trailer = trailer_size(sample_type);
-	memset(p, 0, 40 + align8(sizeof(name)));
-	((int32_t *)p)[2] = -1;
-	((uint64_t *)p)[2] = start;
-	((uint64_t *)p)[3] = end - start;
-	((uint64_t *)p)[4] = start;
-	memcpy(p + 40, name, sizeof(name));
-	return emit(&s, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, 40 + align8(sizeof(name)));
+	kernel_text(proc, &start, &end);
+	if (start && end > start) {
+		memset(p, 0, 40 + align8(sizeof(name)));
+		((int32_t *)p)[2] = -1;
+		((uint64_t *)p)[2] = start;
+		((uint64_t *)p)[3] = end - start;
+		((uint64_t *)p)[4] = start;
+		memcpy(p + 40, name, sizeof(name));
+		if (emit(&s, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL,
+			 40 + align8(sizeof(name))))
+			return -1;
+	}
+	return synth_modules(&s, proc);
 }
 
 /**

@@ -283,6 +283,14 @@ time.sleep(30)' &
 	# kernel text from _text to _etext, as perf reads them
 	printf '%s\n' 'ffffffffa0000000 T _stext' 'ffffffffa0000000 T _text' \
 		'ffffffffa0001000 t some_function' 'ffffffffa0123450 T _etext' >"$TMP/proc/kallsyms"
+	# modules, the newest first as the kernel lists them; one mid-load
+	# with no address shown yet
+	cat >"$TMP/proc/modules" <<-MODS
+	fakemod 20480 1 - Live 0xffffffffc0300000 (OE)
+	i915_oa_sim 16384 0 - Live 0xffffffffc0200000
+	cxl_hmu_sim 40960 2 fakemod,i915_oa_sim, Live 0xffffffffc0100000 (O)
+	halfway 8192 0 - Loading 0x0000000000000000
+	MODS
 	# a sysfs with the CPU list, a module whose note is hwtbusy's, no kernel notes
 	mkdir -p "$TMP/sys/devices/system/cpu" "$TMP/sys/module/fakemod/notes"
 	cp /sys/devices/system/cpu/online "$TMP/sys/devices/system/cpu/online"
@@ -299,6 +307,11 @@ time.sleep(30)' &
 	# one synthesized MMAP2 (the kernel's for `true` come from the live system)
 	[ "$(printf '%s\n' "$output" | grep -c 'PERF_RECORD_MMAP2 4242/')" -eq 1 ]
 	[[ "$output" == *"PERF_RECORD_MMAP -1/0: [0xffffffffa0000000(0x123450) @ 0xffffffffa0000000]: x [kernel.kallsyms]_text"* ]]
+	# then the modules', by address as perf writes them, none at address 0
+	[ "$(printf '%s\n' "$output" | grep -o 'PERF_RECORD_MMAP -1/0: .*' | sed 1d)" = "$(printf '%s\n' \
+		'PERF_RECORD_MMAP -1/0: [0xffffffffc0100000(0xa000) @ 0]: x [cxl_hmu_sim]' \
+		'PERF_RECORD_MMAP -1/0: [0xffffffffc0200000(0x4000) @ 0]: x [i915_oa_sim]' \
+		'PERF_RECORD_MMAP -1/0: [0xffffffffc0300000(0x5000) @ 0]: x [fakemod]')" ]
 	run perf buildid-list -i "$TMP/f.data"
 	[ "$status" -eq 0 ]
 	# no kernel notes in this sysfs: the module first, then the files by name
@@ -336,6 +349,39 @@ time.sleep(30)' &
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" | grep -q '^ *ffffffff[0-9a-f]* (\[kernel.kallsyms\])$'
 	! printf '%s\n' "$output" | grep -q '^ *ffffffff[0-9a-f]* (\[unknown\])$' || false
+}
+
+@test "record -a: a kernel sample in a loaded module is that module's in stock perf" {
+	# this kernel's samples, a module list of our own (no module here is
+	# loaded anywhere else, so only the file can tell stock perf of it)
+	mkdir -p "$TMP/proc"
+	printf '%s\n' 'ffffffffa0000000 T _text' 'ffffffffa0123450 T _etext' >"$TMP/proc/kallsyms"
+	echo 'i915_oa_sim 16384 0 - Live 0xffffffffc0200000' >"$TMP/proc/modules"
+	run "$HWTRACE" record -q -e cpu-clock -a --proc "$TMP/proc" -o "$TMP/m.data" -- sleep 0.3
+	[ "$status" -eq 0 ]
+	# one kernel sample (misc KERNEL) moved into the module, 0x10 in
+	python3 - "$TMP/m.data" <<-'PY'
+	import struct, sys
+	path = sys.argv[1]
+	d = bytearray(open(path, 'rb').read())
+	attrs, = struct.unpack_from('<Q', d, 24)
+	stype, = struct.unpack_from('<Q', d, attrs + 24)
+	assert stype & 1, 'no PERF_SAMPLE_IP'
+	ip_at = 16 if stype & (1 << 16) else 8	# after PERF_SAMPLE_IDENTIFIER
+	off, size = struct.unpack_from('<QQ', d, 40)
+	end = off + size
+	while off < end:
+	    typ, misc, rsize = struct.unpack_from('<IHH', d, off)
+	    if typ == 9 and misc & 7 == 1:
+	        struct.pack_into('<Q', d, off + ip_at, 0xffffffffc0200010)
+	        open(path, 'wb').write(d)
+	        sys.exit(0)
+	    off += rsize
+	sys.exit('no kernel sample recorded')
+	PY
+	run perf script -F ip,dso -i "$TMP/m.data"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -q '^ *ffffffffc0200010 (\[i915_oa_sim\])$'
 }
 
 # a copy of yes started by the recorded command, after the recording began:

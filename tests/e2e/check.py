@@ -314,6 +314,20 @@ def check_blob(lines, blobs, name, outdir):
     return ok
 
 
+def check_module_mmaps(hwt, text, path):
+    """The guest's modules (HWT-MODULES, its /proc/modules) as MMAPs of a
+    system-wide recording: address, size, [name].  Stock perf stops at the
+    file's own AUXTRACE_INFO type, so our dump (perf's lines, record.bats
+    compares them with stock perf on the same writer) reads them."""
+    mods = re.findall(r"HWT-MODULES (\S+) (\d+) \S+ \S+ \S+ 0x([0-9a-f]+)", text)
+    check(any(m[0] == "cxl_hmu_sim" for m in mods), "guest lists cxl_hmu_sim in /proc/modules")
+    r = subprocess.run([hwt, "report", "-D", "-i", path], capture_output=True, text=True)
+    for name, size, addr in mods:
+        want = "PERF_RECORD_MMAP -1/0: [0x%x(0x%x) @ 0]: x [%s]" % (int(addr, 16), int(size),
+                                                                  name)
+        check(want in r.stdout, "rec_hmu: the module %s's MMAP: %s" % (name, want))
+
+
 def check_recorder(lines, blobs, text, seed, outdir):
     hwt = os.environ.get("HWTRACE") or os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "perf-hwtrace")
@@ -329,6 +343,7 @@ def check_recorder(lines, blobs, text, seed, outdir):
         files[name] = os.path.join(outdir, name + ".data")
         if name in blobs:
             open(files[name], "wb").write(blobs[name])
+    check_module_mmaps(hwt, text, files["rec_hmu"])
     # init.sh records rec_hmu with -m 8,64: 64 pages of AUX
     check_gpu.data_hmu(check, hwt, files["rec_hmu"], seed, 12, 1024, 1024, 64 * PAGE)
     check_gpu.data_panthor(check, hwt, files["rec_panthor"], seed, 6)

@@ -137,6 +137,8 @@ record() {
 		dump "$name"
 	fi
 }
+# the modules as the guest has them: the recording's MMAPs must say the same
+sed 's/^/HWT-MODULES /' /proc/modules
 record rec_hmu -e "$(terms)" -a -m 8,64
 
 rmmod cxl_hmu_sim
