@@ -11,7 +11,8 @@
 # Each time is the best of $BENCH_RUNS runs (default 3), for both tools alike:
 # the machine may be shared.  Step 3's runs take milliseconds, most of them
 # start-up, and both tools' times swing by half from run to run on a shared
-# machine: there each time is the best of $BENCH_SMALL_RUNS (default 11).
+# machine: there each time is the best of $BENCH_SMALL_RUNS (default 11),
+# the two tools' runs alternating (interleave.py).
 # BENCH_SIZE=<MiB> shrinks steps 1 and 2 (default 1024).
 set -euo pipefail
 HWTRACE=${1:?usage: i915_oa.sh path/to/perf-hwtrace}
@@ -89,23 +90,26 @@ if [ -z "$READER" ]; then
 	echo "i915-oa: i915-perf-reader not installed, peer timing skipped"
 	exit 0
 fi
-t_rt=$(secs "$READER" -c all "$TMP/igt.rec")
-t_ot=$(secs "$HWTRACE" report -i "$TMP/igt.rec")
-t_rr=$(secs "$READER" -r -c all "$TMP/igt.rec")
-t_or=$(secs "$HWTRACE" script --json -i "$TMP/igt.rec")
+# every command once a round, the peer's beside ours (interleave.py): the
+# ratios do not take in the machine's drift between the two tools' runs.
+# The metrics runs are issue 11's, the start-ups (exec and dynamic linking,
+# in every time here) a run that does nothing.
+read -r t_rt t_ot t_rr t_or t_om t_osm t_start t_rstart < <(python3 "$DIR/bench/interleave.py" "$RUNS" \
+	"$READER" -c all "$TMP/igt.rec" ';;' \
+	"$HWTRACE" report -i "$TMP/igt.rec" ';;' \
+	"$READER" -r -c all "$TMP/igt.rec" ';;' \
+	"$HWTRACE" script --json -i "$TMP/igt.rec" ';;' \
+	"$HWTRACE" report --metrics -i "$TMP/igt.rec" ';;' \
+	"$HWTRACE" script --metrics --json -i "$TMP/igt.rec" ';;' \
+	"$HWTRACE" --version ';;' \
+	"$READER" --help)
 printf 'i915-oa: totals: ours %.3fs vs i915-perf-reader -c all %.3fs (%.1fx, target 2x)\n' \
 	"$t_ot" "$t_rt" "$(echo "$t_rt / $t_ot" | bc -l)"
 printf 'i915-oa: per report: ours script --json %.3fs vs i915-perf-reader -r -c all %.3fs (%.1fx, target 5x)\n' \
 	"$t_or" "$t_rr" "$(echo "$t_rr / $t_or" | bc -l)"
 
 # metrics (issue 11): the same file, RenderBasic, every logical counter
-t_om=$(secs "$HWTRACE" report --metrics -i "$TMP/igt.rec")
-t_osm=$(secs "$HWTRACE" script --metrics --json -i "$TMP/igt.rec")
 met() { [ "$(echo "$1 >= $2" | bc -l)" = 1 ] && echo met || echo "NOT met"; }
-# a run that does nothing: the start-up (exec, dynamic linking of every
-# library the tool links) that each timing above includes
-t_start=$(secs "$HWTRACE" --version)
-t_rstart=$(secs "$READER" --help)
 printf 'i915-oa: start-up alone: perf-hwtrace --version %.3fs, i915-perf-reader --help %.3fs\n' \
 	"$t_start" "$t_rstart"
 r1=$(echo "$t_rt / $t_om" | bc -l)
