@@ -293,15 +293,13 @@ unsigned int cpu_budget__limit(const char *root)
 	return (unsigned int)((q + p - 1) / p);
 }
 
-unsigned int cpu_budget(void)
+unsigned int cpu_budget__affinity(void)
 {
-	unsigned int n = 1, lim;
 	cpu_set_t set;
+	int n;
 
-	if (!sched_getaffinity(0, sizeof(set), &set))
-		n = (unsigned int)CPU_COUNT(&set);
-	lim = cpu_budget__limit("");
-	if (lim && lim < n)
-		n = lim;
-	return n ? n : 1;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	n = CPU_COUNT(&set);
+	return n > 0 ? (unsigned int)n : 1;
 }

@@ -27,11 +27,14 @@
 unsigned int cpu_budget__limit(const char *root);
 
 /**
- * cpu_budget() - CPUs this process can keep busy: those of its affinity
- * mask, or fewer when its cgroup limit (cpu_budget__limit()) is lower.
+ * cpu_budget__affinity() - the CPUs of this process's affinity mask
+ *
+ * One system call, where cpu_budget__limit() reads several files: a caller
+ * can take this first and look at the cgroups only when it has more than
+ * one CPU and work to spread over them.
  *
  * Return: 1 at least.
  */
-unsigned int cpu_budget(void);
+unsigned int cpu_budget__affinity(void);
 
 #endif

@@ -74,6 +74,7 @@ struct fmt_pool {
 	pthread_cond_t work, done;
 	struct slot *slots;
 	unsigned nslots, nworkers, started;
+	bool budget;		/* nworkers still to be capped by the cgroup's limit */
 	uint64_t fill, take, write;
 	bool filling, stop;
 	struct record_shape shape;
@@ -154,6 +155,18 @@ static void views_fini(struct field_views *v)
 
 static void start_workers(struct fmt_pool *p)
 {
+	/*
+	 * The cgroup's CPU limit, read only now that there is work for
+	 * threads: a limit of N CPUs leaves N - 1 for workers (none: the
+	 * caller renders every batch, as with fmt_pool__new_workers(0)).
+	 */
+	if (p->budget) {
+		unsigned lim = cpu_budget__limit("");
+
+		p->budget = false;
+		if (lim && lim - 1 < p->nworkers)
+			p->nworkers = lim - 1;
+	}
 	while (p->started < p->nworkers) {
 		struct worker *w = calloc(1, sizeof(*w));
 
@@ -252,9 +265,14 @@ static uint64_t waiting(struct fmt_pool *p)
 	return n;
 }
 
-static void submit(struct fmt_pool *p)
+/*
+ * Hand the batch being filled over.  @full: it is full, more may follow;
+ * a drain's last batch starts no thread (a short input is rendered by the
+ * caller alone, step() taking it).
+ */
+static void submit(struct fmt_pool *p, bool full)
 {
-	if (p->started < p->nworkers)
+	if (full && p->started < p->nworkers)
 		start_workers(p);
 	pthread_mutex_lock(&p->mu);
 	slot_of(p, p->fill)->state = SLOT_READY;
@@ -307,7 +325,7 @@ bool fmt_pool__add(struct fmt_pool *p, const struct hwt_record *rec)
 	size_t need;
 
 	if (s && s->n >= p->limit) {
-		submit(p);
+		submit(p, true);
 		s = filling(p);
 	}
 	if (!s) {
@@ -321,7 +339,7 @@ bool fmt_pool__add(struct fmt_pool *p, const struct hwt_record *rec)
 	if (need > s->cap - s->used) {
 		/* does not fit: into the next batch, whose arena is empty */
 		if (s->n) {
-			submit(p);
+			submit(p, true);
 			s = filling(p);
 		}
 		if (!s || (need > s->cap && !arena_fit(s, need))) {
@@ -340,7 +358,7 @@ void fmt_pool__drain(struct fmt_pool *p)
 	if (!p)
 		return;
 	if (p->filling && slot_of(p, p->fill)->n) {
-		submit(p);
+		submit(p, false);
 	} else if (p->filling) {
 		slot_of(p, p->fill)->state = SLOT_FREE;
 		p->filling = false;
@@ -376,9 +394,12 @@ struct fmt_pool *fmt_pool__new_workers(struct out *o, struct field_views *v, uns
 
 struct fmt_pool *fmt_pool__new(struct out *o, struct field_views *v)
 {
-	unsigned n = cpu_budget();
+	unsigned n = cpu_budget__affinity();
+	struct fmt_pool *p = n < 2 ? NULL : fmt_pool__new_workers(o, v, n - 1);
 
-	return n < 2 ? NULL : fmt_pool__new_workers(o, v, n - 1);
+	if (p)
+		p->budget = true;
+	return p;
 }
 
 void fmt_pool__delete(struct fmt_pool *p)

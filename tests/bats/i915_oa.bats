@@ -254,6 +254,18 @@ PY
 	[ "$(grep -c '"type":"i915_oa_report"' "$T/one.json")" -eq 4000 ]
 }
 
+@test "i915-oa: script of a short input starts no rendering thread" {
+	[ "$(nproc)" -ge 2 ] || skip "one CPU: script renders in one thread anyway"
+	$GEN --no-lost --reports 5 -o "$T/short.rec" > /dev/null
+	$GEN --no-lost --reports 4000 -o "$T/long.rec" > /dev/null
+	# threads are clone()s: none for 5 reports (one batch), some for 4000
+	strace -f -qq -e trace=clone,clone3 -o "$T/short.st" "$HWTRACE" script --json -i "$T/short.rec" > "$T/short.json"
+	strace -f -qq -e trace=clone,clone3 -o "$T/long.st" "$HWTRACE" script --json -i "$T/long.rec" > /dev/null
+	[ "$(grep -c 'clone' "$T/short.st" || true)" -eq 0 ]
+	[ "$(grep -c 'clone' "$T/long.st")" -ge 1 ]
+	[ "$(grep -c '"type":"i915_oa_report"' "$T/short.json")" -eq 5 ]
+}
+
 @test "i915-oa: decode of a raw stream equals the generator" {
 	$GEN --raw --reports 30 -o "$T/f.raw" > "$T/man.json"
 	run "$HWTRACE" decode --type i915-oa --oa-format A32u40_A4u32_B8_C8 --ts-freq 19200000 --json "$T/f.raw"
