@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * record_synth.c - the records `perf record -a` synthesizes at start: the
- * MMAPs of the kernel's text and of its modules, and the COMM and MMAP2 of
- * the processes already running (perf's perf_event__synthesize_threads()):
- * the kernel reports only what starts later, and without these stock perf
- * names a running task ":PID" and a kernel sample's dso "[unknown]".
+ * MMAPs of the kernel's text and of its modules, and the FORK, COMM and
+ * MMAP2 of the processes already running (perf's
+ * perf_event__synthesize_threads()): the kernel reports only what starts
+ * later, and without these stock perf names a running task ":PID" and a
+ * kernel sample's dso "[unknown]".
  *
- * One COMM per thread of /proc/PID/task (comm from its comm file), one
- * MMAP2 per executable mapping of /proc/PID/maps; misc
- * PERF_RECORD_MISC_USER, a zeroed sample_id trailer of the file's layout
- * (time 0 and id 0, as perf writes them: sorted first, given to the first
- * event).  The file names mapped are collected for the BUILD_ID feature.
+ * A FORK and a COMM per thread of /proc/PID/task (comm from its comm file,
+ * the leader's parent from its status), one MMAP2 (misc
+ * PERF_RECORD_MISC_USER) per executable mapping of /proc/PID/maps after the
+ * leader's COMM; a zeroed sample_id trailer of the file's layout (time 0
+ * and id 0, as perf writes them: sorted first, given to the first event).
+ * The file names mapped are collected for the BUILD_ID feature.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -71,10 +73,35 @@ static int emit(struct synth *s, uint32_t type, uint16_t misc, size_t body)
 	return hwt_writer__write(s->w, h);
 }
 
-/* COMM of thread @tid of process @pid; a thread gone meanwhile is skipped. */
-static int synth_comm(struct synth *s, long pid, long tid)
+/* PPid of @proc/@pid/status, or 0 when it cannot be read */
+static long read_ppid(const char *proc, long pid)
+{
+	char path[PATH_MAX], line[128];
+	long ppid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%ld/status", proc, pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "PPid: %ld", &ppid) == 1)
+			break;
+	fclose(f);
+	return ppid;
+}
+
+/*
+ * FORK and COMM of thread @tid of process @pid, as perf's
+ * __event__synthesize_thread() writes them: the leader's parent is @ppid,
+ * another thread's is the leader (perf assumes the leader spawned it);
+ * the FORK's misc PERF_RECORD_MISC_FORK_EXEC, the COMM's 0.  A thread gone
+ * meanwhile is skipped.
+ */
+static int synth_thread(struct synth *s, long pid, long tid, long ppid)
 {
 	uint8_t *p = (uint8_t *)s->rec;
+	uint32_t *u = (uint32_t *)s->rec;
 	char path[PATH_MAX], comm[32] = "";
 	size_t n;
 	FILE *f;
@@ -87,12 +114,20 @@ static int synth_comm(struct synth *s, long pid, long tid)
 		comm[0] = 0;
 	fclose(f);
 	comm[strcspn(comm, "\n")] = 0;
+	/* pid, ppid, tid, ptid, time 0 */
+	memset(p, 0, 32);
+	u[2] = (uint32_t)pid;
+	u[3] = (uint32_t)(tid == pid ? ppid : pid);
+	u[4] = (uint32_t)tid;
+	u[5] = u[3];
+	if (emit(s, PERF_RECORD_FORK, PERF_RECORD_MISC_FORK_EXEC, 32))
+		return -1;
 	n = align8(strlen(comm) + 1);
 	memset(p, 0, 16 + n);
-	((uint32_t *)p)[2] = (uint32_t)pid;
-	((uint32_t *)p)[3] = (uint32_t)tid;
+	u[2] = (uint32_t)pid;
+	u[3] = (uint32_t)tid;
 	memcpy(p + 16, comm, strlen(comm));
-	return emit(s, PERF_RECORD_COMM, PERF_RECORD_MISC_USER, 16 + n);
+	return emit(s, PERF_RECORD_COMM, 0, 16 + n);
 }
 
 /*
@@ -180,13 +215,15 @@ static int synth_process(struct synth *s, long pid)
 	d = opendir(path);
 	if (!d)
 		return 0;	/* exited since the listing */
-	/* the leader first, as perf names the process by it */
-	ret = synth_comm(s, pid, pid);
+	/* the leader first, as perf names the process by it, with its maps */
+	ret = synth_thread(s, pid, pid, read_ppid(s->proc, pid));
+	if (!ret)
+		ret = synth_mmaps(s, pid);
 	while (!ret && (de = readdir(d)))
 		if (is_number(de->d_name) && atol(de->d_name) != pid)
-			ret = synth_comm(s, pid, atol(de->d_name));
+			ret = synth_thread(s, pid, atol(de->d_name), 0);
 	closedir(d);
-	return ret ? ret : synth_mmaps(s, pid);
+	return ret;
 }
 
 /*

@@ -274,6 +274,8 @@ time.sleep(30)' &
 	echo fakeproc >"$TMP/proc/4242/task/4242/comm"
 	echo fakethread >"$TMP/proc/4242/task/4243/comm"
 	echo kthreadx >"$TMP/proc/7/task/7/comm"
+	printf 'Name:\tfakeproc\nTgid:\t4242\nPPid:\t4100\n' >"$TMP/proc/4242/status"
+	printf 'Name:\tkthreadx\nTgid:\t7\nPPid:\t2\n' >"$TMP/proc/7/status"
 	cat >"$TMP/proc/4242/maps" <<-MAPS
 	555500000000-555500002000 r--p 00000000 fe:01 1234 $TMP/hwtbusy
 	555500002000-555500006000 r-xp 00002000 fe:01 1234 $TMP/hwtbusy
@@ -303,6 +305,13 @@ time.sleep(30)' &
 	[[ "$output" == *"PERF_RECORD_COMM: fakeproc:4242/4242"* ]]
 	[[ "$output" == *"PERF_RECORD_COMM: fakethread:4242/4243"* ]]
 	[[ "$output" == *"PERF_RECORD_COMM: kthreadx:7/7"* ]]
+	# perf's order: each thread's FORK then COMM, the leader's maps after
+	# its COMM; the leader's parent from status, a thread's the leader
+	[ "$(printf '%s\n' "$output" | grep -o 'PERF_RECORD_.*' | grep -E '\(4242:|[ :]4242/')" = "$(printf '%s\n' \
+	  'PERF_RECORD_FORK(4242:4242):(4100:4100)' 'PERF_RECORD_COMM: fakeproc:4242/4242' \
+	  "PERF_RECORD_MMAP2 4242/4242: [0x555500002000(0x4000) @ 0x2000 fe:01 1234 0]: r-xp $TMP/hwtbusy" \
+	  'PERF_RECORD_FORK(4242:4243):(4242:4242)' 'PERF_RECORD_COMM: fakethread:4242/4243')" ]
+	[[ "$output" == *"PERF_RECORD_FORK(7:7):(2:2)"* ]]
 	[[ "$output" == *"PERF_RECORD_MMAP2 4242/4242: [0x555500002000(0x4000) @ 0x2000 fe:01 1234 0]: r-xp $TMP/hwtbusy"* ]]
 	# one synthesized MMAP2 (the kernel's for `true` come from the live system)
 	[ "$(printf '%s\n' "$output" | grep -c 'PERF_RECORD_MMAP2 4242/')" -eq 1 ]
@@ -349,6 +358,31 @@ time.sleep(30)' &
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" | grep -q '^ *ffffffff[0-9a-f]* (\[kernel.kallsyms\])$'
 	! printf '%s\n' "$output" | grep -q '^ *ffffffff[0-9a-f]* (\[unknown\])$' || false
+}
+
+@test "record -a: a running process's FORK, COMM and MMAP2 records are stock perf record's" {
+	# a process with two more threads, started before both recordings
+	python3 -c 'import threading, time
+for _ in range(2):
+    threading.Thread(target=time.sleep, args=(30,), daemon=True).start()
+time.sleep(30)' &
+	BG=$!
+	for _ in $(seq 100); do
+		[ "$(ls "/proc/$BG/task" | wc -l)" -eq 3 ] && break
+		sleep 0.05
+	done
+	[ "$(ls "/proc/$BG/task" | wc -l)" -eq 3 ]
+	perf record -q -a -o "$TMP/stock.data" -- sleep 0.1 2>/dev/null
+	"$HWTRACE" record -q -e cpu-clock -a -o "$TMP/ours.data" -- sleep 0.1
+	for f in stock ours; do
+		perf script --show-task-events --show-mmap-events -i "$TMP/$f.data" 2>/dev/null |
+			grep -o 'PERF_RECORD_.*' | grep -E "\\($BG:|[ :]$BG/" >"$TMP/$f.txt"
+	done
+	stop_bg
+	# FORK, COMM, the maps, then each thread's FORK and COMM
+	[ "$(grep -c 'PERF_RECORD_FORK' "$TMP/stock.txt")" -eq 3 ]
+	[ "$(grep -c 'PERF_RECORD_MMAP2' "$TMP/stock.txt")" -ge 1 ]
+	diff "$TMP/stock.txt" "$TMP/ours.txt"
 }
 
 @test "record -a: a kernel sample in a loaded module is that module's in stock perf" {
