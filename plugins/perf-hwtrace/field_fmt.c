@@ -450,6 +450,29 @@ static void time_value(struct out *o, struct field_views *v, uint64_t t)
 	out__u64(o, frac);
 }
 
+bool field_views__time_of(struct field_views *v, const struct hwt_record *rec, uint64_t *t)
+{
+	const struct field_view *w = view_of(v, rec->type);
+	const struct hwt_field *f;
+
+	if (!w || w->time_col < 0)
+		return false;
+	f = w->f[w->time_col];
+	if (!hwt_field__present(f, rec->data))
+		return false;
+	*t = hwt_field__u64(f, rec->data, 0);
+	return true;
+}
+
+void field_views__set_time_base(struct field_views *v, uint64_t base)
+{
+	v->time_seen = true;
+	if (v->reltime)
+		v->first_time = base;
+	else
+		v->prev_time = base;
+}
+
 static bool metric_selected(const struct field_views *v, const char *name)
 {
 	if (!v->nonly)

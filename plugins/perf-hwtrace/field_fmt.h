@@ -89,6 +89,20 @@ void field_views__fini(struct field_views *v);
 void field_fmt__csv_header(struct out *o, struct field_views *v,
 			   const struct hwt_record_type *const *types);
 
+/*
+ * Whether @v shows a time for @rec (its type has a "time" column, present
+ * in @rec), and which (*@t): what field_fmt__record() would pass through
+ * --reltime/--deltatime, for a caller that keeps their state itself
+ * (fmt_pool.c, whose threads render records out of order).
+ */
+bool field_views__time_of(struct field_views *v, const struct hwt_record *rec, uint64_t *t);
+
+/*
+ * The time the next record's time is shown relative to: the first one
+ * shown (--reltime) or the one before (--deltatime).
+ */
+void field_views__set_time_base(struct field_views *v, uint64_t base);
+
 /* A whole record as one text line, JSON object or CSV row. */
 void field_fmt__record(struct out *o, struct field_views *v, const struct hwt_record *rec);
 

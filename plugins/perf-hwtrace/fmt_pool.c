@@ -55,6 +55,7 @@ struct slot {
 	uint8_t *arena;		/* the records' copies */
 	size_t used, cap;
 	struct hwt_record *recs[BATCH_RECORDS];
+	uint64_t base[BATCH_RECORDS];	/* --reltime/--deltatime: each one's time base */
 	unsigned n;
 	struct out *out;
 	struct membuf spill;
@@ -77,6 +78,9 @@ struct fmt_pool {
 	bool budget;		/* nworkers still to be capped by the cgroup's limit */
 	uint64_t fill, take, write;
 	bool filling, stop;
+	bool timed;		/* --reltime or --deltatime: bases kept here */
+	bool time_seen;
+	uint64_t first_time, prev_time;
 	struct record_shape shape;
 	struct worker *workers[MAX_WORKERS];
 };
@@ -88,9 +92,35 @@ static struct slot *slot_of(struct fmt_pool *p, uint64_t seq)
 
 static void render(struct slot *s, struct field_views *v)
 {
+	bool timed = v->reltime || v->deltatime;
+
 	out__init_mem(s->out, &s->spill);
-	for (unsigned i = 0; i < s->n; i++)
+	for (unsigned i = 0; i < s->n; i++) {
+		if (timed)
+			field_views__set_time_base(v, s->base[i]);
 		field_fmt__record(s->out, v, s->recs[i]);
+	}
+}
+
+/*
+ * --reltime/--deltatime: what @rec's time is shown relative to, as the
+ * state field_fmt__record() keeps from record to record would say when
+ * records are rendered one at a time, in order.  The pool keeps that state
+ * as records come; each rendering thread is given the base with the record.
+ */
+static uint64_t time_base(struct fmt_pool *p, const struct hwt_record *rec)
+{
+	uint64_t t, base;
+
+	if (!field_views__time_of(p->views, rec, &t))
+		return 0;	/* no time shown: no base used */
+	if (!p->time_seen) {
+		p->first_time = p->prev_time = t;
+		p->time_seen = true;
+	}
+	base = p->views->reltime ? p->first_time : p->prev_time;
+	p->prev_time = t;
+	return base;
 }
 
 /*
@@ -175,6 +205,8 @@ static void start_workers(struct fmt_pool *p)
 		w->pool = p;
 		field_views__init(&w->views, p->views->style, p->views->only, p->views->nonly);
 		w->views.time = p->views->time;
+		w->views.reltime = p->views->reltime;
+		w->views.deltatime = p->views->deltatime;
 		/* CSV: the header's columns, the caller's (read only, never freed here) */
 		w->views.cols = p->views->cols;
 		w->views.ncols = p->views->ncols;
@@ -319,8 +351,22 @@ static bool arena_fit(struct slot *s, size_t need)
 	return true;
 }
 
+/*
+ * No memory for a record's copy: write out all before it and leave it to
+ * the caller, with the time base the pool gave it, as the caller renders
+ * it through the pool's views.
+ */
+static bool refuse(struct fmt_pool *p, uint64_t base)
+{
+	fmt_pool__drain(p);
+	if (p->timed)
+		field_views__set_time_base(p->views, base);
+	return false;
+}
+
 bool fmt_pool__add(struct fmt_pool *p, const struct hwt_record *rec)
 {
+	uint64_t base = p->timed ? time_base(p, rec) : 0;
 	struct slot *s = filling(p);
 	size_t need;
 
@@ -329,8 +375,7 @@ bool fmt_pool__add(struct fmt_pool *p, const struct hwt_record *rec)
 		s = filling(p);
 	}
 	if (!s) {
-		fmt_pool__drain(p);
-		return false;
+		return refuse(p, base);
 	}
 	if (p->shape.type != rec->type)
 		record_shape__init(&p->shape, rec->type);
@@ -343,11 +388,11 @@ bool fmt_pool__add(struct fmt_pool *p, const struct hwt_record *rec)
 			s = filling(p);
 		}
 		if (!s || (need > s->cap && !arena_fit(s, need))) {
-			fmt_pool__drain(p);
-			return false;
+			return refuse(p, base);
 		}
 		record_copy(s->arena, s->cap, &p->shape, rec);
 	}
+	s->base[s->n] = base;
 	s->recs[s->n++] = (struct hwt_record *)(s->arena + s->used);
 	s->used += need;
 	return true;
@@ -371,13 +416,12 @@ struct fmt_pool *fmt_pool__new_workers(struct out *o, struct field_views *v, uns
 {
 	struct fmt_pool *p;
 
-	if (v->reltime || v->deltatime)
-		return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
 	p->o = o;
 	p->views = v;
+	p->timed = v->reltime || v->deltatime;
 	p->nworkers = workers < MAX_WORKERS ? workers : MAX_WORKERS;
 	p->nslots = 2 * (p->nworkers + 1) + 1;
 	p->limit = BATCH_FIRST;

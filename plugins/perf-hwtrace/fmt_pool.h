@@ -19,11 +19,11 @@
 struct fmt_pool;
 
 /*
- * A pool rendering as @v does into @o, or NULL when it would not help: a
- * single CPU to keep busy (cpu_budget()), views with state carried from
- * record to record (--reltime, --deltatime), or no memory.  @v stays the
- * caller's; it must not change while the pool lives (CSV: its header is
- * written before).
+ * A pool rendering as @v does into @o, or NULL when it would not help (a
+ * single CPU to keep busy, cpu_budget__affinity()) or no memory.  @v stays
+ * the caller's; it must not change while the pool lives (CSV: its header is
+ * written before).  --reltime/--deltatime state is the pool's, kept in
+ * record order.
  */
 struct fmt_pool *fmt_pool__new(struct out *o, struct field_views *v);
 

@@ -228,6 +228,31 @@ PY
 	taskset -c 0 "$HWTRACE" script --csv -i "$T/f.rec" > "$T/c1.csv"
 	cmp "$T/c.csv" "$T/c1.csv"
 	[ "$(grep -c '^i915_oa_report,' "$T/c.csv")" -eq 4000 ]
+	# --reltime and --deltatime render in threads too: each time relative
+	# to the first record's or the one before, as from the absolute times
+	"$HWTRACE" script --json --reltime -i "$T/f.rec" > "$T/rel.json"
+	"$HWTRACE" script --json --deltatime -i "$T/f.rec" > "$T/delta.json"
+	python3 - "$T" <<'PY'
+import json, sys
+d = sys.argv[1]
+load = lambda n: [json.loads(l) for l in open(d + '/' + n)]
+ab, rel, delta = load('ours.json'), load('rel.json'), load('delta.json')
+assert len(ab) == len(rel) == len(delta) == 4000
+first = prev = None
+for a, r, e in zip(ab, rel, delta):
+    assert {k: v for k, v in a.items() if k != 'time'} == {k: v for k, v in r.items() if k != 'time'}
+    if 'time' not in a:
+        assert 'time' not in r and 'time' not in e
+        continue
+    t = a['time']
+    first = t if first is None else first
+    prev = t if prev is None else prev
+    assert r['time'] == t - first and e['time'] == t - prev, (t, r['time'], e['time'])
+    prev = t
+PY
+	"$HWTRACE" script --deltatime -i "$T/f.rec" > "$T/d.txt"
+	taskset -c 0 "$HWTRACE" script --deltatime -i "$T/f.rec" > "$T/d1.txt"
+	cmp "$T/d.txt" "$T/d1.txt"
 	# a reader that stops early ends it quietly, as perf script | head does
 	run bash -c '"$HWTRACE" script --metrics --json -i "$1" | head -c 100 > /dev/null; echo "${PIPESTATUS[0]}"' _ "$T/f.rec"
 	[ "$output" = 141 ]
@@ -254,7 +279,7 @@ PY
 	[ "$(grep -c '"type":"i915_oa_report"' "$T/one.json")" -eq 4000 ]
 }
 
-@test "i915-oa: script of a short input starts no rendering thread" {
+@test "i915-oa: script of a short input starts no rendering thread, a long one some" {
 	[ "$(nproc)" -ge 2 ] || skip "one CPU: script renders in one thread anyway"
 	$GEN --no-lost --reports 5 -o "$T/short.rec" > /dev/null
 	$GEN --no-lost --reports 4000 -o "$T/long.rec" > /dev/null
@@ -268,6 +293,10 @@ PY
 		"$HWTRACE" script --json -i "$T/long.rec" > /dev/null
 	[ "$(grep -c 'CLONE_THREAD' "$T/short.st" || true)" -eq 0 ]
 	[ "$(grep -c 'CLONE_THREAD' "$T/long.st")" -ge 1 ]
+	# --deltatime too (each time relative to the record before)
+	ASAN_OPTIONS=$asan strace -f -qq -e trace=clone,clone3 -o "$T/delta.st" \
+		"$HWTRACE" script --deltatime -i "$T/long.rec" > /dev/null
+	[ "$(grep -c 'CLONE_THREAD' "$T/delta.st")" -ge 1 ]
 	[ "$(grep -c '"type":"i915_oa_report"' "$T/short.json")" -eq 5 ]
 }
 

@@ -2,8 +2,9 @@
 /*
  * test_fmt_pool.c - records rendered by a pool of threads (fmt_pool.c) give
  * the very bytes field_fmt__record() gives one record at a time, in order,
- * in text, JSON and CSV, with 0, 1 and 3 workers, whatever the records hold (strings, vectors,
- * key-value lists, optional fields, metrics) and however large; and a
+ * in text, JSON and CSV, with 0, 1 and 3 workers, with times as they are
+ * or relative (--reltime, --deltatime), whatever the records hold (strings,
+ * vectors, key-value lists, optional fields, metrics) and however large; and a
  * record's copy (record_copy.c) is deep: the records' own memory is
  * overwritten as soon as the pool has them.
  */
@@ -30,7 +31,8 @@ struct rec {
 	uint32_t nkv;
 	const char *note;	/* optional */
 	bool has_note;
-	uint64_t time;
+	bool has_time;
+	uint64_t time;		/* optional: a record without one moves no time base */
 };
 
 static const struct hwt_field fields[] = {
@@ -43,7 +45,7 @@ static const struct hwt_field fields[] = {
 	{ .name = "kv", .type = HWT_FT_KV, .offset = offsetof(struct rec, kv),
 	  .count_offset = offsetof(struct rec, nkv) },
 	HWT_FIELD_OPT(struct rec, note, HWT_FT_STR, HWT_FH_DEC, has_note),
-	HWT_FIELD(struct rec, time, HWT_FT_U64, HWT_FH_DEC),
+	HWT_FIELD_OPT(struct rec, time, HWT_FT_U64, HWT_FH_DEC, has_time),
 };
 
 static const struct hwt_record_type type = {
@@ -106,6 +108,7 @@ static struct hwt_record build(struct scratch *sc, uint32_t i)
 	snprintf(sc->note, sizeof(sc->note), "note %u", i);
 	/* unset: a pointer nobody may follow */
 	sc->r.note = sc->r.has_note ? sc->note : (const char *)(uintptr_t)0x10;
+	sc->r.has_time = i % 5 != 1;
 	sc->r.time = 1000000000ull * i + rnd(&s) % 1000000000;
 	sc->uvals[0] = rnd(&s);
 	sc->vals[0] = (double)sc->uvals[0];
@@ -139,15 +142,24 @@ static void csv_header(struct out *o, struct field_views *v)
 		field_fmt__csv_header(o, v, types);
 }
 
+enum rel { ABS, REL, DELTA };	/* times as they are, --reltime, --deltatime */
+
+static void views_init(struct field_views *v, enum field_style style, enum rel rel)
+{
+	field_views__init(v, style, NULL, 0);
+	v->reltime = rel == REL;
+	v->deltatime = rel == DELTA;
+}
+
 /* all records, one at a time: the reference */
-static char *serial(struct scratch *sc, enum field_style style, size_t *len)
+static char *serial(struct scratch *sc, enum field_style style, enum rel rel, size_t *len)
 {
 	struct membuf mb = { 0 };
 	struct out *o = malloc(sizeof(*o));
 	struct field_views v;
 
 	out__init_mem(o, &mb);
-	field_views__init(&v, style, NULL, 0);
+	views_init(&v, style, rel);
 	csv_header(o, &v);
 	for (uint32_t i = 0; i < NREC; i++) {
 		struct hwt_record rec = build(sc, i);
@@ -161,7 +173,8 @@ static char *serial(struct scratch *sc, enum field_style style, size_t *len)
 }
 
 /* the same through a pool of @workers threads, drained halfway and at the end */
-static char *pooled(struct scratch *sc, enum field_style style, unsigned workers, size_t *len)
+static char *pooled(struct scratch *sc, enum field_style style, enum rel rel, unsigned workers,
+		    size_t *len)
 {
 	struct membuf mb = { 0 };
 	struct out *o = malloc(sizeof(*o));
@@ -169,7 +182,7 @@ static char *pooled(struct scratch *sc, enum field_style style, unsigned workers
 	struct fmt_pool *p;
 
 	out__init_mem(o, &mb);
-	field_views__init(&v, style, NULL, 0);
+	views_init(&v, style, rel);
 	csv_header(o, &v);
 	p = fmt_pool__new_workers(o, &v, workers);
 	CHECK(p != NULL);
@@ -188,17 +201,17 @@ static char *pooled(struct scratch *sc, enum field_style style, unsigned workers
 	return membuf__steal(&mb, len);
 }
 
-static void check_pool(enum field_style style)
+static void check_pool(enum field_style style, enum rel rel)
 {
 	struct scratch *sc = calloc(1, sizeof(*sc));
 	size_t n_ref = 0, n;
 	char *ref;
 
 	sc->vec = calloc(HUGE_VEC, sizeof(uint64_t));
-	ref = serial(sc, style, &n_ref);
+	ref = serial(sc, style, rel, &n_ref);
 	CHECK(ref && n_ref > (size_t)HUGE_VEC);
 	for (unsigned w = 0; w <= 3; w += w ? 2 : 1) {
-		char *got = pooled(sc, style, w, &n);
+		char *got = pooled(sc, style, rel, w, &n);
 
 		CHECK_EQ(n, n_ref);
 		CHECK(got && ref && n == n_ref && !memcmp(got, ref, n));
@@ -211,17 +224,17 @@ static void check_pool(enum field_style style)
 
 static void test_pool_json(void)
 {
-	check_pool(FS_JSON);
+	check_pool(FS_JSON, ABS);
 }
 
 static void test_pool_text(void)
 {
-	check_pool(FS_TEXT);
+	check_pool(FS_TEXT, ABS);
 }
 
 static void test_pool_csv(void)
 {
-	check_pool(FS_CSV);
+	check_pool(FS_CSV, ABS);
 }
 
 /*
@@ -266,19 +279,21 @@ static void test_pool_drains(void)
 	free(sc);
 }
 
-/* views that carry state from record to record (the time before) get no pool */
-static void test_no_pool(void)
+/*
+ * --reltime and --deltatime: each time relative to the first or the one
+ * before, in record order, whichever thread renders it; records without a
+ * time (one in five) move no base.  The reference is serial().
+ */
+static void test_pool_reltime(void)
 {
-	struct out o;
-	struct field_views v;
+	check_pool(FS_TEXT, REL);
+	check_pool(FS_CSV, REL);
+}
 
-	out__init(&o, -1);
-	field_views__init(&v, FS_TEXT, NULL, 0);
-	v.deltatime = true;
-	CHECK(fmt_pool__new_workers(&o, &v, 1) == NULL);
-	v.deltatime = false;
-	v.reltime = true;
-	CHECK(fmt_pool__new_workers(&o, &v, 1) == NULL);
+static void test_pool_deltatime(void)
+{
+	check_pool(FS_TEXT, DELTA);
+	check_pool(FS_JSON, DELTA);
 }
 
 /* a copy that does not fit writes nothing past its room and says what it needs */
@@ -326,7 +341,8 @@ int main(void)
 	RUN(test_pool_text);
 	RUN(test_pool_csv);
 	RUN(test_pool_drains);
-	RUN(test_no_pool);
+	RUN(test_pool_reltime);
+	RUN(test_pool_deltatime);
 	RUN(test_copy_room);
 	return check_done("fmt_pool");
 }
