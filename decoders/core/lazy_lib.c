@@ -35,3 +35,20 @@ bool hwt_lazy_lib__open(const char *soname, int flags, const char *what,
 	}
 	return true;
 }
+
+bool hwt_lazy_lib__load(struct hwt_lazy_lib *l)
+{
+	int state = __atomic_load_n(&l->state, __ATOMIC_ACQUIRE);
+
+	if (!state) {
+		pthread_mutex_lock(&l->lock);
+		state = l->state;
+		if (!state) {
+			state = hwt_lazy_lib__open(l->soname, l->flags, l->pkg, l->syms, l->n,
+						   l->why, sizeof(l->why)) ? 1 : -1;
+			__atomic_store_n(&l->state, state, __ATOMIC_RELEASE);
+		}
+		pthread_mutex_unlock(&l->lock);
+	}
+	return state > 0;
+}

@@ -13,6 +13,7 @@
 #ifndef HWTRACE_LAZY_LIB_H
 #define HWTRACE_LAZY_LIB_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -45,5 +46,38 @@ struct hwt_lazy_sym {
  */
 bool hwt_lazy_lib__open(const char *soname, int flags, const char *what,
 			const struct hwt_lazy_sym *syms, size_t n, char *why, size_t whylen);
+
+/**
+ * struct hwt_lazy_lib - a library loaded once, by the first caller that
+ * needs it (HWT_LAZY_LIB() fills it)
+ * @soname, @flags, @pkg: hwt_lazy_lib__open()'s
+ * @syms:	the functions to resolve, @n of them
+ * @lock, @state: hwt_lazy_lib__load()'s (0 not tried, 1 loaded, -1 not)
+ * @why:	what went wrong, once @state is -1
+ */
+struct hwt_lazy_lib {
+	const char *soname;
+	int flags;
+	const char *pkg;
+	const struct hwt_lazy_sym *syms;
+	size_t n;
+	pthread_mutex_t lock;
+	int state;
+	char why[256];
+};
+
+/* a struct hwt_lazy_lib for @syms, an array of struct hwt_lazy_sym */
+#define HWT_LAZY_LIB(soname, flags, pkg, syms) \
+	{ (soname), (flags), (pkg), (syms), sizeof(syms) / sizeof((syms)[0]), \
+	  PTHREAD_MUTEX_INITIALIZER, 0, "" }
+
+/**
+ * hwt_lazy_lib__load - load @l the first time, from any thread
+ *
+ * The first call loads (hwt_lazy_lib__open()); calls from other threads
+ * meanwhile wait for it; later calls return its answer at once.  Returns
+ * true when every symbol is resolved, else false with @l->why set.
+ */
+bool hwt_lazy_lib__load(struct hwt_lazy_lib *l);
 
 #endif

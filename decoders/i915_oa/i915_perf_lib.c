@@ -22,36 +22,30 @@
 #define I915_PERF_SONAME "libi915_perf.so.1.5"
 
 static struct {
-	pthread_once_t once;
-	bool ok;
-	char why[256];
 	struct igt_perf *(*for_devinfo)(uint32_t, uint32_t, uint64_t, uint64_t, uint64_t,
 					const void *);
 	void (*free)(struct igt_perf *);
-} lib = { .once = PTHREAD_ONCE_INIT };
-
-static void load(void)
-{
 	void *accumulate;	/* only looked for: 1.27 has the accumulator API */
-	/* not HWT_LAZY_SYM: even the static tool loads it, never links it */
-	const struct hwt_lazy_sym syms[] = {
-		{ (void **)&lib.for_devinfo, "intel_perf_for_devinfo", NULL },
-		{ (void **)&lib.free, "intel_perf_free", NULL },
-		{ &accumulate, "intel_perf_accumulate_reports", NULL },
-	};
+} igt;
 
-	/*
-	 * Lazy: the library calls its own 2,700 exported functions through the
-	 * PLT, and binding them all up front costs milliseconds where one
-	 * platform's sets call a few hundred
-	 */
-	lib.ok = hwt_lazy_lib__open(I915_PERF_SONAME, RTLD_LAZY, "intel-gpu-tools 1.27", syms,
-				    sizeof(syms) / sizeof(syms[0]), lib.why, sizeof(lib.why));
-}
+/* not HWT_LAZY_SYM: even the static tool loads it, never links it */
+static const struct hwt_lazy_sym syms[] = {
+	{ (void **)&igt.for_devinfo, "intel_perf_for_devinfo", NULL },
+	{ (void **)&igt.free, "intel_perf_free", NULL },
+	{ &igt.accumulate, "intel_perf_accumulate_reports", NULL },
+};
+
+/*
+ * Lazy: the library calls its own 2,700 exported functions through the
+ * PLT, and binding them all up front costs milliseconds where one
+ * platform's sets call a few hundred
+ */
+static struct hwt_lazy_lib lib =
+	HWT_LAZY_LIB(I915_PERF_SONAME, RTLD_LAZY, "intel-gpu-tools 1.27", syms);
 
 static void *load_thread(void *arg)
 {
-	pthread_once(&lib.once, load);
+	hwt_lazy_lib__load(&lib);
 	return NULL;
 }
 
@@ -77,23 +71,24 @@ void hwt_i915_perf__load_async(void)
 
 bool hwt_i915_perf__open(char *why, size_t n)
 {
-	pthread_once(&lib.once, load);
-	if (!lib.ok)
-		snprintf(why, n, "%s", lib.why);
-	return lib.ok;
+	if (hwt_lazy_lib__load(&lib))
+		return true;
+	snprintf(why, n, "%s", lib.why);
+	return false;
 }
 
 struct igt_perf *hwt_i915_perf__for_devinfo(uint32_t devid, uint32_t revision,
 					    uint64_t ts_freq, uint64_t gt_min, uint64_t gt_max,
 					    const void *topology)
 {
-	return lib.ok ? lib.for_devinfo(devid, revision, ts_freq, gt_min, gt_max, topology) : NULL;
+	return hwt_lazy_lib__load(&lib) ?
+	       igt.for_devinfo(devid, revision, ts_freq, gt_min, gt_max, topology) : NULL;
 }
 
 void hwt_i915_perf__free(struct igt_perf *perf)
 {
-	if (perf && lib.ok)
-		lib.free(perf);
+	if (perf && hwt_lazy_lib__load(&lib))
+		igt.free(perf);
 }
 
 #define SET_OF(l) ((const struct igt_metric_set *)((const char *)(l) - \

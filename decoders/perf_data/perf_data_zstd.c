@@ -10,7 +10,6 @@
  * inputs have none, and every start would pay for linking it.
  */
 #include <dlfcn.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <zstd.h>
@@ -21,42 +20,34 @@
 #define HWT_ZIN_SIZE	(64u << 10)
 #define ZSTD_SONAME	"libzstd.so.1"	/* the ABI <zstd.h> describes */
 
-/* the functions used, typed by the header, resolved once */
+/* the functions used, typed by the header */
 static struct {
-	pthread_once_t once;
-	bool ok;
-	char why[256];
 	typeof(&ZSTD_createDStream) create;
 	typeof(&ZSTD_initDStream) init;
 	typeof(&ZSTD_decompressStream) decompress;
 	typeof(&ZSTD_isError) is_error;
 	typeof(&ZSTD_getErrorName) error_name;
 	typeof(&ZSTD_freeDStream) free;
-} zstd = { .once = PTHREAD_ONCE_INIT };
+} zstd;
 
-static void zstd_load(void)
-{
-	const struct hwt_lazy_sym syms[] = {
-		HWT_LAZY_SYM(zstd.create, ZSTD_createDStream),
-		HWT_LAZY_SYM(zstd.init, ZSTD_initDStream),
-		HWT_LAZY_SYM(zstd.decompress, ZSTD_decompressStream),
-		HWT_LAZY_SYM(zstd.is_error, ZSTD_isError),
-		HWT_LAZY_SYM(zstd.error_name, ZSTD_getErrorName),
-		HWT_LAZY_SYM(zstd.free, ZSTD_freeDStream),
-	};
+static const struct hwt_lazy_sym zstd_syms[] = {
+	HWT_LAZY_SYM(zstd.create, ZSTD_createDStream),
+	HWT_LAZY_SYM(zstd.init, ZSTD_initDStream),
+	HWT_LAZY_SYM(zstd.decompress, ZSTD_decompressStream),
+	HWT_LAZY_SYM(zstd.is_error, ZSTD_isError),
+	HWT_LAZY_SYM(zstd.error_name, ZSTD_getErrorName),
+	HWT_LAZY_SYM(zstd.free, ZSTD_freeDStream),
+};
 
-	zstd.ok = hwt_lazy_lib__open(ZSTD_SONAME, RTLD_NOW, "libzstd1", syms,
-				     sizeof(syms) / sizeof(syms[0]), zstd.why, sizeof(zstd.why));
-}
+static struct hwt_lazy_lib zstd_lib = HWT_LAZY_LIB(ZSTD_SONAME, RTLD_NOW, "libzstd1", zstd_syms);
 
 int hwt_zstream__load(struct hwt_zstream *z, const void *data, size_t size, uint64_t rec_off,
 		      struct hwt_diag *diag)
 {
 	if (!z->ds) {
-		pthread_once(&zstd.once, zstd_load);
-		if (!zstd.ok) {
+		if (!hwt_lazy_lib__load(&zstd_lib)) {
 			hwt_diag__error(diag, rec_off, "PERF_RECORD_COMPRESSED",
-					"%s; compressed records are skipped", zstd.why);
+					"%s; compressed records are skipped", zstd_lib.why);
 			z->dead = true;
 			return -1;
 		}

@@ -76,28 +76,27 @@ static struct {
 	typeof(&MHD_destroy_response) destroy_response;
 } mhd;
 
+static const struct hwt_lazy_sym mhd_syms[] = {
+	HWT_LAZY_SYM(mhd.start_daemon, MHD_start_daemon),
+	HWT_LAZY_SYM(mhd.stop_daemon, MHD_stop_daemon),
+	HWT_LAZY_SYM(mhd.queue_response, MHD_queue_response),
+	HWT_LAZY_SYM(mhd.response_from_buffer, MHD_create_response_from_buffer),
+	HWT_LAZY_SYM(mhd.response_from_buffer_cls,
+		     MHD_create_response_from_buffer_with_free_callback_cls),
+	HWT_LAZY_SYM(mhd.add_response_header, MHD_add_response_header),
+	HWT_LAZY_SYM(mhd.destroy_response, MHD_destroy_response),
+};
+
+static struct hwt_lazy_lib mhd_lib = HWT_LAZY_LIB(MHD_SONAME, RTLD_NOW, "libmicrohttpd12",
+						  mhd_syms);
+
+/* libmicrohttpd's functions, or false having said why not */
 static bool mhd_load(void)
 {
-	const struct hwt_lazy_sym syms[] = {
-		HWT_LAZY_SYM(mhd.start_daemon, MHD_start_daemon),
-		HWT_LAZY_SYM(mhd.stop_daemon, MHD_stop_daemon),
-		HWT_LAZY_SYM(mhd.queue_response, MHD_queue_response),
-		HWT_LAZY_SYM(mhd.response_from_buffer, MHD_create_response_from_buffer),
-		HWT_LAZY_SYM(mhd.response_from_buffer_cls,
-			     MHD_create_response_from_buffer_with_free_callback_cls),
-		HWT_LAZY_SYM(mhd.add_response_header, MHD_add_response_header),
-		HWT_LAZY_SYM(mhd.destroy_response, MHD_destroy_response),
-	};
-	static bool loaded;
-	char why[256];
-
-	if (loaded)
+	if (hwt_lazy_lib__load(&mhd_lib))
 		return true;
-	loaded = hwt_lazy_lib__open(MHD_SONAME, RTLD_NOW, "libmicrohttpd12", syms,
-				    sizeof(syms) / sizeof(syms[0]), why, sizeof(why));
-	if (!loaded)
-		fprintf(stderr, "perf hwtrace exporter: %s\n", why);
-	return loaded;
+	fprintf(stderr, "perf hwtrace exporter: %s\n", mhd_lib.why);
+	return false;
 }
 
 /* One scrape's text, shared by the responses that send it. */

@@ -50,25 +50,21 @@ static struct {
 	typeof(&gelf_getnote) getnote;
 } elf;
 
-static bool elf_load(char *why, size_t len)
-{
-	const struct hwt_lazy_sym syms[] = {
-		HWT_LAZY_SYM(elf.version, elf_version),
-		HWT_LAZY_SYM(elf.begin, elf_begin),
-		HWT_LAZY_SYM(elf.kind, elf_kind),
-		HWT_LAZY_SYM(elf.nextscn, elf_nextscn),
-		HWT_LAZY_SYM(elf.getdata, elf_getdata),
-		HWT_LAZY_SYM(elf.getdata_rawchunk, elf_getdata_rawchunk),
-		HWT_LAZY_SYM(elf.getphdrnum, elf_getphdrnum),
-		HWT_LAZY_SYM(elf.end, elf_end),
-		HWT_LAZY_SYM(elf.getshdr, gelf_getshdr),
-		HWT_LAZY_SYM(elf.getphdr, gelf_getphdr),
-		HWT_LAZY_SYM(elf.getnote, gelf_getnote),
-	};
+static const struct hwt_lazy_sym elf_syms[] = {
+	HWT_LAZY_SYM(elf.version, elf_version),
+	HWT_LAZY_SYM(elf.begin, elf_begin),
+	HWT_LAZY_SYM(elf.kind, elf_kind),
+	HWT_LAZY_SYM(elf.nextscn, elf_nextscn),
+	HWT_LAZY_SYM(elf.getdata, elf_getdata),
+	HWT_LAZY_SYM(elf.getdata_rawchunk, elf_getdata_rawchunk),
+	HWT_LAZY_SYM(elf.getphdrnum, elf_getphdrnum),
+	HWT_LAZY_SYM(elf.end, elf_end),
+	HWT_LAZY_SYM(elf.getshdr, gelf_getshdr),
+	HWT_LAZY_SYM(elf.getphdr, gelf_getphdr),
+	HWT_LAZY_SYM(elf.getnote, gelf_getnote),
+};
 
-	return hwt_lazy_lib__open(ELF_SONAME, RTLD_NOW, "libelf1", syms,
-				  sizeof(syms) / sizeof(syms[0]), why, len);
-}
+static struct hwt_lazy_lib elf_lib = HWT_LAZY_LIB(ELF_SONAME, RTLD_NOW, "libelf1", elf_syms);
 
 #define BUILD_ID_MAX	20
 #define NAME_ALIGN	64
@@ -331,7 +327,7 @@ int rec_buildid__set(struct hwt_writer *w, const char *sysfs, struct rec_dsos *d
 {
 	uint8_t id[BUILD_ID_MAX];
 	struct blob b = { 0 };
-	char path[4096], why[256];
+	char path[4096];
 	bool have_elf;
 	size_t sz;
 	int ret = 0;
@@ -342,12 +338,12 @@ int rec_buildid__set(struct hwt_writer *w, const char *sysfs, struct rec_dsos *d
 		put_entry(&b, PERF_RECORD_MISC_KERNEL, id, sz, "[kernel.kallsyms]");
 	put_modules(&b, sysfs);
 	dsos_unique(dsos);
-	have_elf = !dsos->n || elf_load(why, sizeof(why));
+	have_elf = !dsos->n || hwt_lazy_lib__load(&elf_lib);
 	if (have_elf && dsos->n)
 		elf.version(EV_CURRENT);
 	else if (!have_elf)
 		fprintf(stderr, "perf hwtrace record: warning: %s: the build ids of %zu mapped "
-			"files are left out\n", why, dsos->n);
+			"files are left out\n", elf_lib.why, dsos->n);
 	for (size_t i = 0; have_elf && i < dsos->n; i++) {
 		sz = elf_build_id(dsos->names[i], id);
 		if (sz)
