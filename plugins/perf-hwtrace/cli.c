@@ -10,6 +10,10 @@
 #include "cli.h"
 #include "commands.h"
 #include "run.h"
+#include "text_file.h"
+
+/* a decoder option that names a file takes it whole, up to this size */
+#define FILE_OPT_MAX	(16u << 20)
 
 static void print_error(void *ctx, const struct hwt_error *e)
 {
@@ -49,25 +53,6 @@ void cli__fini(struct cli *c)
 	c->table = NULL;
 }
 
-static char *slurp(const char *path, size_t max)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	size_t n;
-
-	if (!f)
-		return NULL;
-	buf = malloc(max + 1);
-	if (!buf) {
-		fclose(f);
-		return NULL;
-	}
-	n = fread(buf, 1, max, f);
-	buf[n] = 0;
-	fclose(f);
-	return buf;
-}
-
 /* A decoder option: value is the struct cli, data the device's option. */
 static int decoder_opt(const struct parse_opt *opt, const char *val, int unset)
 {
@@ -78,8 +63,11 @@ static int decoder_opt(const struct parse_opt *opt, const char *val, int unset)
 	if (c->nopts == CLI_MAX_OPTS)
 		return usage_error(c->cmd, "too many decoder options");
 	if (key->file) {
-		char *text = slurp(val, 16 << 20);
+		char *text = text_file__read(val, FILE_OPT_MAX);
 
+		if (!text && errno == EFBIG)
+			return usage_error(c->cmd, "--%s %s: larger than %u MiB", key->key, val,
+					   FILE_OPT_MAX >> 20);
 		if (!text)
 			return usage_error(c->cmd, "--%s %s: %s", key->key, val, strerror(errno));
 		c->loaded[c->nopts] = text;

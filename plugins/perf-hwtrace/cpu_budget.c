@@ -15,7 +15,6 @@
  * both (the v1 cpu controller beside an empty v2 hierarchy): both are
  * read, the lower wins.
  */
-#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -26,45 +25,9 @@
 #include <unistd.h>
 
 #include "cpu_budget.h"
+#include "text_file.h"
 
 #define TEXT_MAX	(4u << 20)	/* a mountinfo of tens of thousands of mounts */
-
-/* The whole of @path as a string (malloc'd), or NULL. */
-static char *slurp(const char *path)
-{
-	size_t len = 0, cap = 4096;
-	char *buf = malloc(cap);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || !buf)
-		goto fail;
-	for (;;) {
-		ssize_t n;
-
-		if (len + 1 >= cap) {
-			char *nb = cap < TEXT_MAX ? realloc(buf, cap * 2) : NULL;
-
-			if (!nb)
-				goto fail;
-			buf = nb;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - 1 - len);
-		if (n < 0)
-			goto fail;
-		if (!n)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = 0;
-	return buf;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	return NULL;
-}
 
 /* Is @tok one of the comma-separated words of @list (@len bytes)? */
 static bool has_word(const char *list, size_t len, const char *tok)
@@ -204,12 +167,12 @@ static bool dir_limit(const char *dir, bool v1, long long *q, long long *p)
 	bool ok = false;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, v1 ? "cpu.cfs_quota_us" : "cpu.max");
-	a = slurp(path);
+	a = text_file__read(path, TEXT_MAX);
 	if (!a)
 		return false;
 	if (v1) {
 		snprintf(path, sizeof(path), "%s/cpu.cfs_period_us", dir);
-		b = slurp(path);
+		b = text_file__read(path, TEXT_MAX);
 		if (b) {
 			*q = number(a);
 			*p = number(b);
@@ -274,12 +237,12 @@ unsigned int cpu_budget__limit(const char *root)
 		return 0;
 	h[1].v1 = true;
 	snprintf(path, sizeof(path), "%s/proc/self/cgroup", root);
-	text = slurp(path);
+	text = text_file__read(path, TEXT_MAX);
 	if (text)
 		find_paths(text, &h[0], &h[1]);
 	free(text);
 	snprintf(path, sizeof(path), "%s/proc/self/mountinfo", root);
-	text = (h[0].have_path || h[1].have_path) ? slurp(path) : NULL;
+	text = (h[0].have_path || h[1].have_path) ? text_file__read(path, TEXT_MAX) : NULL;
 	if (text)
 		find_mounts(text, &h[0], &h[1]);
 	free(text);

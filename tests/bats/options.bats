@@ -172,6 +172,13 @@ bad() {
 	bad stat -I 5 -e cpu-clock -a
 	bad record -m 3 -e cpu-clock -a -o "$T/rec.data"
 	[ ! -e "$T/rec.data" ]
+	# a file option is read whole or refused: missing, or past 16 MiB
+	bad decode --type panthor --info "$T/no-such.json" "$T/fifo"
+	grep -q -- "--info $T/no-such.json: No such file or directory" "$T/err"
+	{ printf '{"x": "'; head -c $((16 << 20)) /dev/zero | tr '\0' a; printf '"}\n'; } >"$T/big.json"
+	bad decode --type panthor --info "$T/big.json" "$T/fifo"
+	grep -q -- "--info $T/big.json: larger than 16 MiB" "$T/err"
+	rm -f "$T/big.json"
 }
 
 @test "an unknown --oa-format is a usage error that lists the valid names" {
