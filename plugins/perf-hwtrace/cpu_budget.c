@@ -251,9 +251,10 @@ unsigned int cpu_budget__limit(const char *root)
 	free(h);
 	if (!q)
 		return 0;
+	/* rounded up, without q + p, which may not fit */
 	if (q / p >= UINT_MAX)
 		return UINT_MAX;
-	return (unsigned int)((q + p - 1) / p);
+	return (unsigned int)(q / p + (q % p != 0));
 }
 
 unsigned int cpu_budget__affinity(void)

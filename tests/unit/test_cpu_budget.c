@@ -10,6 +10,7 @@
  * lowest quota / period on the way up, rounded up.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +171,11 @@ static void test_bad_values(void)
 	CHECK_EQ(cpu_budget__limit(root), 0);
 	put("/sys/fs/cgroup/cpu.max", "700000 100000\n");	/* the top counts */
 	CHECK_EQ(cpu_budget__limit(root), 7);
+	/* the largest numbers the file can hold: no overflow in the rounding */
+	put("/sys/fs/cgroup/cpu.max", "9223372036854775806 9223372036854775807\n");
+	CHECK_EQ(cpu_budget__limit(root), 1);
+	put("/sys/fs/cgroup/cpu.max", "9223372036854775807 1\n");
+	CHECK_EQ(cpu_budget__limit(root), UINT_MAX);
 }
 
 /* the real machine: as many CPUs as nproc says (it counts the affinity mask too) */
