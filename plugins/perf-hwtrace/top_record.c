@@ -193,14 +193,22 @@ static int put_any(struct top_rec *r, int (*fn)(uint8_t *, size_t, size_t *, con
 
 /*
  * llround() without libm (the tool links no libm): the nearest integer,
- * halves away from zero; v - trunc(v) is exact, so no double rounding
+ * halves away from zero; v - trunc(v) is exact, so no double rounding.
+ * Past the 64-bit range (a sensor's leap over a nanosecond makes 10^16 W)
+ * the nearest end of it, where a bare cast would be undefined.
  */
 static int64_t round_int(double v)
 {
-	int64_t i = (int64_t)v;
-	double f = v - (double)i;
+	int64_t i;
+	double f;
 
-	return i + (f >= 0.5) - (f <= -0.5);
+	if (!(v > -9223372036854775808.0))	/* -2^63 and below, and NaN */
+		return v != v ? 0 : INT64_MIN;
+	if (v >= 9223372036854775808.0)		/* 2^63 */
+		return INT64_MAX;
+	i = (int64_t)v;
+	f = v - (double)i;
+	return i + (f >= 0.5 && i < INT64_MAX) - (f <= -0.5);
 }
 
 static uint32_t ppm(double pct)

@@ -81,6 +81,20 @@ print(eval(sys.argv[2]))' "$T/script.json" "$2"
 	[[ "$output" == *"records decoded:           10"* ]]
 }
 
+@test "top --record: a power past 64 bits of mW is recorded as the largest, not wrapped" {
+	# energy that leaps 10^13 uJ while the clock says 1 ns went by: 10^16 W
+	# (past 2^53, JSON carries the number as a string)
+	local hw="$T/sys/devices/pci0000:00/0000:63:00.0/hwmon/hwmon5"
+	rm "$hw/power1_average"
+	echo 0 >"$hw/energy1_input"
+	printf '1000000000\n1000000001\n' >"$T/clock"
+	(sleep 0.5 && echo 10000000000000 >"$hw/energy1_input") &
+	"$HWTRACE" top --proc "$T/p0" --proc "$T/p1" --sys "$T/sys" -n 2 -d 1 \
+		--clock-file "$T/clock" --json --record "$T/big.data" >/dev/null
+	wait
+	[ "$(jsel "$T/big.data" '[x.get("power_mw") for x in r if x["type"] == "drm_usage_gpu"]')" = "[None, '9223372036854775807']" ]
+}
+
 @test "top --record: an existing recording is continued, anything else is refused untouched" {
 	top_rec "$T/rec.data"
 	top_rec "$T/rec.data"
