@@ -23,9 +23,11 @@ WARN      := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
 HDR_DIRS  := decoders/include $(sort $(wildcard decoders/*/include))
 CPPFLAGS  += -DHWTRACE_VERSION=\"$(VERSION)\" -D_GNU_SOURCE $(addprefix -I,$(HDR_DIRS)) \
              -Idecoders/core -Idecoders
-# the dependency rules name the object both ways: a build with BUILD=$PWD/build
+# the dependency rules name the object both ways, relative to this directory
+# and absolute, whichever way BUILD named it: a build with BUILD=$PWD/build
 # (as the tests set it) and one with BUILD=build must see the same headers
-ALL_CFLAGS = $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -MMD -MP -MT $@ -MT $(abspath $@)
+DEP_NAMES  = -MT $(patsubst $(CURDIR)/%,%,$(abspath $@)) -MT $(abspath $@)
+ALL_CFLAGS = $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -MMD -MP $(DEP_NAMES)
 # libzstd (compressed perf.data), libelf (record's build ids), libmicrohttpd
 # (exporter) and libi915_perf (--metrics) are dlopen()ed when first needed
 # (decoders/core/lazy_lib.h): linked, each would be loaded and relocated at

@@ -290,3 +290,26 @@ C
 		[[ "$output" == *"undefined reference to \`$sym'"* ]]
 	done
 }
+
+teardown() {
+	rm -rf "$BATS_TEST_DIRNAME/../../build-deptest-$$"
+}
+
+@test "an object's header rules hold whether BUILD was given absolute or relative" {
+	# the tests build with BUILD=$PWD/build, a developer with BUILD=build:
+	# a header changed after either must rebuild the object for both
+	local root b obj
+	root=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	b=build-deptest-$$
+	obj=obj/decoders/core/blob.o
+	for first in "$root/$b" "$b"; do
+		rm -rf "${root:?}/$b"
+		make -s -C "$root" BUILD="$first" "$first/$obj"
+		for then in "$root/$b" "$b"; do
+			# up to date as built, out of date once blob.h "changes" (-W)
+			make -q -C "$root" BUILD="$then" "$then/$obj"
+			run make -q -C "$root" -W decoders/core/blob.h BUILD="$then" "$then/$obj"
+			[ "$status" -eq 1 ]
+		done
+	done
+}
