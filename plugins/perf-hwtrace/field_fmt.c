@@ -268,8 +268,20 @@ void field_views__fini(struct field_views *v)
 	}
 	free(v->views);
 	metric_view__free(v->mview);
-	free(v->cols);
+	if (!v->cols_borrowed)
+		free(v->cols);
 	memset(v, 0, sizeof(*v));
+}
+
+void field_views__init_like(struct field_views *v, const struct field_views *from)
+{
+	field_views__init(v, from->style, from->only, from->nonly);
+	v->time = from->time;
+	v->reltime = from->reltime;
+	v->deltatime = from->deltatime;
+	v->cols = from->cols;
+	v->ncols = from->ncols;
+	v->cols_borrowed = true;
 }
 
 static bool selected(const struct field_views *v, const struct hwt_field *f)

@@ -54,6 +54,7 @@ enum time_style {
  * @time:	text and CSV: how the "time" field is shown
  * @reltime:	time since the first record shown (perf script --reltime)
  * @deltatime:	time since the previous record shown (--deltatime)
+ * @cols_borrowed: @cols are another views' (field_views__init_like())
  *
  * Views are built on first use of each record type and reused: no name is
  * compared and no key escaped per record.  The same holds for the metrics
@@ -65,6 +66,7 @@ struct field_views {
 	unsigned nonly;
 	const char **cols;
 	unsigned ncols;
+	bool cols_borrowed;
 	enum time_style time;
 	bool reltime, deltatime;
 	uint64_t first_time, prev_time;
@@ -79,6 +81,14 @@ struct field_views {
 void field_views__init(struct field_views *v, enum field_style style,
 		       const char *const *only, unsigned nonly);
 void field_views__fini(struct field_views *v);
+
+/*
+ * Empty views showing what @from shows: its style, -F fields, time style,
+ * --reltime/--deltatime and CSV columns (borrowed: @from must outlive @v,
+ * and field_views__fini(@v) leaves them).  For another thread rendering as
+ * @from does (fmt_pool.c); the views and the time state are @v's own.
+ */
+void field_views__init_like(struct field_views *v, const struct field_views *from);
 
 /*
  * FS_CSV: write the one header row, "type" and the union of the (selected)

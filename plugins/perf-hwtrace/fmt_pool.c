@@ -176,13 +176,6 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* a worker's views, whose CSV columns are the caller's */
-static void views_fini(struct field_views *v)
-{
-	v->cols = NULL;
-	field_views__fini(v);
-}
-
 static void start_workers(struct fmt_pool *p)
 {
 	/*
@@ -203,15 +196,10 @@ static void start_workers(struct fmt_pool *p)
 		if (!w)
 			break;
 		w->pool = p;
-		field_views__init(&w->views, p->views->style, p->views->only, p->views->nonly);
-		w->views.time = p->views->time;
-		w->views.reltime = p->views->reltime;
-		w->views.deltatime = p->views->deltatime;
 		/* CSV: the header's columns, the caller's (read only, never freed here) */
-		w->views.cols = p->views->cols;
-		w->views.ncols = p->views->ncols;
+		field_views__init_like(&w->views, p->views);
 		if (pthread_create(&w->thread, NULL, worker_main, w)) {
-			views_fini(&w->views);
+			field_views__fini(&w->views);
 			free(w);
 			break;
 		}
@@ -457,7 +445,7 @@ void fmt_pool__delete(struct fmt_pool *p)
 	pthread_mutex_unlock(&p->mu);
 	for (unsigned i = 0; i < p->started; i++) {
 		pthread_join(p->workers[i]->thread, NULL);
-		views_fini(&p->workers[i]->views);
+		field_views__fini(&p->workers[i]->views);
 		free(p->workers[i]);
 	}
 	for (unsigned i = 0; i < p->nslots; i++) {

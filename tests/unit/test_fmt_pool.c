@@ -144,9 +144,13 @@ static void csv_header(struct out *o, struct field_views *v)
 
 enum rel { ABS, REL, DELTA };	/* times as they are, --reltime, --deltatime */
 
+/* -F for the next check_pool(), or none */
+static const char *const *only;
+static unsigned nonly;
+
 static void views_init(struct field_views *v, enum field_style style, enum rel rel)
 {
-	field_views__init(v, style, NULL, 0);
+	field_views__init(v, style, only, nonly);
 	v->reltime = rel == REL;
 	v->deltatime = rel == DELTA;
 }
@@ -296,6 +300,19 @@ static void test_pool_deltatime(void)
 	check_pool(FS_JSON, DELTA);
 }
 
+/* -F: the rendering threads show the fields the caller's views do */
+static void test_pool_fields(void)
+{
+	static const char *const f[] = { "name", "time", "kv" };
+
+	only = f;
+	nonly = 3;
+	check_pool(FS_JSON, ABS);
+	check_pool(FS_CSV, DELTA);
+	only = NULL;
+	nonly = 0;
+}
+
 /* a copy that does not fit writes nothing past its room and says what it needs */
 static void test_copy_room(void)
 {
@@ -343,6 +360,7 @@ int main(void)
 	RUN(test_pool_drains);
 	RUN(test_pool_reltime);
 	RUN(test_pool_deltatime);
+	RUN(test_pool_fields);
 	RUN(test_copy_room);
 	return check_done("fmt_pool");
 }
