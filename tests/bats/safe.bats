@@ -143,11 +143,26 @@ no_temp_files() {
 @test "stat exits with the command's status, as stock perf stat does" {
 	command -v perf >/dev/null || skip "stock perf not installed"
 	perf stat -e task-clock -- true >/dev/null 2>&1 || skip "perf stat cannot count here"
-	for c in 'exit 0' 'exit 3' 'kill -TERM $$'; do
-		perf stat -e task-clock -- sh -c "$c" >/dev/null 2>&1 && ref=0 || ref=$?
-		run "$HWTRACE" stat -e task-clock -- sh -c "$c"
-		echo "$c: perf $ref, ours $status"
+	# Stock 6.1 loses the status of a command that ends before it reaches
+	# its wait4(): the SIGCHLD handler (skip_signal) sets child_pid to -1,
+	# no wait4() is made and perf exits 0 (seen in 1 run of 40 here). So
+	# stock perf is asked about the same command made to outlive that
+	# window; ours must give its answer for the quick command as well.
+	# A signal is no exit status: perf returns WEXITSTATUS() of it, 0.
+	local c want
+	for c in 'exit 0:0' 'exit 3:3' 'kill -TERM $$:0'; do
+		want=${c##*:} c=${c%:*}
+		perf stat -e task-clock -- sh -c "sleep 0.3; $c" >/dev/null 2>&1 && ref=0 || ref=$?
+		echo "sleep; $c: perf $ref, expected $want"
+		[ "$ref" -eq "$want" ]
+		run "$HWTRACE" stat -e task-clock -- sh -c "sleep 0.3; $c"
+		echo "sleep; $c: ours $status"
 		[ "$status" -eq "$ref" ]
+		for i in 1 2 3 4 5; do
+			run "$HWTRACE" stat -e task-clock -- sh -c "$c"
+			echo "$c: ours $status"
+			[ "$status" -eq "$ref" ]
+		done
 	done
 	# the signal is said, as perf says it
 	run "$HWTRACE" stat -e task-clock -- sh -c 'kill -TERM $$'
