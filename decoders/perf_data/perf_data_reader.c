@@ -639,12 +639,20 @@ static void on_id_index(struct hwt_reader *r, const struct hwt_event *ev, const 
 				ev->hdr->size);
 		return;
 	}
+	/*
+	 * Each entry says which ring (idx: an mmap's index, not an event's),
+	 * CPU and task an id of the attrs' belongs to.  Nothing here needs
+	 * that; an id no attr declares is an error, as in perf
+	 * (perf_event__process_id_index(): -ENOENT).
+	 */
 	for (uint64_t i = 0; i < nr; i++) {
-		const uint8_t *e = p + 16 + 32 * i;
-		uint64_t idx = hwt_get_u64(e + 8);
+		uint64_t id = hwt_get_u64(p + 16 + 32 * i);
 
-		if (idx < r->nr_attrs)
-			attr_add_ids(r, (uint32_t)idx, e, 1);
+		if (!hwt_reader__lookup_id(r, id)) {
+			hwt_diag__error(r->diag, ev->offset, "PERF_RECORD_ID_INDEX",
+					"entry %" PRIu64 ": id %" PRIu64 " is no event's", i, id);
+			return;
+		}
 	}
 }
 

@@ -114,3 +114,28 @@ PY
 	printf '%s\n' "$output" | aggregated >"$TMP/ours"
 	diff -u "$TMP/stock" "$TMP/ours"
 }
+
+@test "an ID_INDEX entry whose id no event has is an error, as perf fails on it" {
+	# stock perf record -a writes an ID_INDEX (idx: the ring's index);
+	# its first entry's id is made one no attr declares
+	perf record -q -e cpu-clock -a -o "$TMP/i.data" -- sleep 0.1 >/dev/null 2>&1
+	compare_stats "$TMP/i.data"
+	off=$(python3 - "$TMP/i.data" "$BATS_TEST_DIRNAME/lib" <<-'PY'
+	import struct, sys
+	sys.path.insert(0, sys.argv[2])
+	import perfdata
+	for off, typ, size, extra, data in perfdata.walk(sys.argv[1]):
+	    if typ == 69:
+	        with open(sys.argv[1], "r+b") as f:
+	            f.seek(off + 16)
+	            f.write(struct.pack("<Q", 999999999))
+	        print(hex(off))
+	        break
+	PY
+	)
+	[ -n "$off" ]
+	perf report --stdio -i "$TMP/i.data" 2>&1 | grep -q "^$off \[0x[0-9a-f]*\]: failed to process type: 69"
+	run "$HWTRACE" report -i "$TMP/i.data"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"error: $TMP/i.data: offset $off: PERF_RECORD_ID_INDEX: entry 0: id 999999999 is no event's"* ]]
+}
