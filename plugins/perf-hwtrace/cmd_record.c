@@ -331,18 +331,35 @@ static int write_running(struct rec_session *s)
 	return rec_synth__threads(s->w, s->o.proc, s->ev[0].attr.sample_type, &s->dsos);
 }
 
-/* The kernel text's MMAP first, as perf: kernel samples resolve to [kernel.kallsyms]. */
+/* the command the events follow (per task), or -1 */
+static pid_t followed(const struct rec_session *s)
+{
+	for (int e = 0; e < s->o.nevents; e++)
+		if (s->ev[e].pid > 0)
+			return s->ev[e].pid;
+	return -1;
+}
+
+/*
+ * The kernel text's MMAP first, as perf: kernel samples resolve to
+ * [kernel.kallsyms].  Then the task and CPU maps, the running processes,
+ * and FINISHED_INIT: the ring records follow.
+ */
 static int write_synth(struct rec_session *s)
 {
 	int ret = rec_synth__kernel(s->w, s->o.proc, s->ev[0].attr.sample_type);
 
+	if (!ret)
+		ret = rec_maps__threads_cpus(s->w, s->ev, s->o.nevents, followed(s));
 	/* a followed command is named by the kernel's COMM at its exec */
-	return ret || s->child ? ret : write_running(s);
+	if (!ret && !s->child)
+		ret = write_running(s);
+	return ret ? ret : rec_maps__finished_init(s->w);
 }
 
 /*
- * Attrs with their ids, features, AUXTRACE_INFO, then what runs already
- * (system-wide): before any ring record.
+ * Attrs with their ids, features, ID_INDEX, AUXTRACE_INFO, then what runs
+ * already (system-wide): before any ring record.
  */
 static int write_head(struct rec_session *s, int argc, char **argv)
 {
@@ -362,6 +379,9 @@ static int write_head(struct rec_session *s, int argc, char **argv)
 			return -1;
 	}
 	if (rec_features__set(s->w, s->o.sysfs, argc, argv) < 0)
+		return -1;
+	/* before AUXTRACE_INFO, as perf: each id's ring, CPU and task */
+	if (rec_maps__id_index(s->w, s->ev, s->o.nevents) < 0)
 		return -1;
 	for (int e = 0; e < s->o.nevents; e++) {
 		int n;

@@ -125,6 +125,7 @@ static void open_error(const struct rec_event *ev, pid_t pid, int cpu, int err)
  */
 int rec_event__open(struct rec_event *ev, const int *cpus, int ncpu, pid_t pid)
 {
+	ev->pid = pid > 0 ? pid : -1;
 	if (pid > 0) {
 		ev->attr.inherit = 1;
 		ev->attr.enable_on_exec = 1;

@@ -39,7 +39,9 @@ enum rec_aux_kind {
  * @maybe_aux:	a PMU of unknown kind: try the AUX mmap, go on without on
  *		EOPNOTSUPP/EINVAL
  * @fds, @ids:	one per CPU opened
+ * @cpus:	their CPUs
  * @nfd:	how many
+ * @pid:	the task they follow (per-task recording), or -1: every task
  */
 struct rec_event {
 	const char *name;
@@ -52,6 +54,7 @@ struct rec_event {
 	uint64_t ids[REC_MAX_CPUS];
 	int cpus[REC_MAX_CPUS];
 	int nfd;
+	pid_t pid;
 };
 
 /**
@@ -135,6 +138,17 @@ struct rec_dsos {
 int rec_synth__kernel(struct hwt_writer *w, const char *proc, uint64_t sample_type);
 int rec_synth__threads(struct hwt_writer *w, const char *proc, uint64_t sample_type,
 		       struct rec_dsos *dsos);
+
+/*
+ * record_maps.c: the records perf record writes about the recording:
+ * ID_INDEX (before AUXTRACE_INFO), THREAD_MAP and CPU_MAP (after the
+ * kernel's MMAPs; @pid the command followed, or -1), FINISHED_INIT (after
+ * everything synthesized); 0 or -1
+ */
+int rec_maps__id_index(struct hwt_writer *w, const struct rec_event *ev, int nevents);
+int rec_maps__threads_cpus(struct hwt_writer *w, const struct rec_event *ev, int nevents,
+			   pid_t pid);
+int rec_maps__finished_init(struct hwt_writer *w);
 
 /* record_buildid.c: the build ids (kernel, modules, @dsos): feature or pipe records */
 int rec_dsos__add(struct rec_dsos *d, const char *path);

@@ -385,6 +385,61 @@ time.sleep(30)' &
 	diff "$TMP/stock.txt" "$TMP/ours.txt"
 }
 
+# ID_INDEX entries ("idx: N  cpu: N  tid: N", the ids left out), THREAD_MAP
+# and CPU_MAP lines (the task's pid as TASK), as stock perf
+# report -D prints them for file $1; the first $2 entries only (stock perf
+# adds a tracking dummy event after the ones asked for)
+maps_lines() {
+	perf report -D -i "$1" 2>/dev/null | awk -v n="$2" '
+		/PERF_RECORD_THREAD_MAP/ { sub(/.*PERF_RECORD_/, ""); pid = $NF; sub(/ -?[0-9]+$/, " TASK"); print; next }
+		/PERF_RECORD_CPU_MAP/ { sub(/.*PERF_RECORD_/, ""); print; next }
+		/PERF_RECORD_ID_INDEX/ { sub(/.*PERF_RECORD_/, ""); on = 1; next }
+		on && $1 == "..." && $2 == "id:" { if (k++ < n) e[k] = $4 " " $5 " " $6 " " $7 " " $8 " " $9; next }
+		on { on = 0 }
+		END { for (i = 1; i <= k && i <= n; i++) { sub(" " pid "$", " TASK", e[i]); print "entry " e[i] } }'
+}
+
+# the record types of file $1 in file order, one a line (perfdata.walk)
+types_in_order() {
+	python3 - "$1" "$BATS_TEST_DIRNAME/lib" <<-'PY'
+	import sys
+	sys.path.insert(0, sys.argv[2])
+	import perfdata
+	for off, typ, size, extra, data in perfdata.walk(sys.argv[1]):
+	    print(typ)
+	PY
+}
+
+@test "record: ID_INDEX, THREAD_MAP, CPU_MAP and FINISHED_INIT as stock perf record writes them" {
+	local online modes=(-a per-task)
+	online=$(getconf _NPROCESSORS_ONLN)
+	# one CPU of several: a range that starts past 0
+	[ "$online" -gt 1 ] && modes+=("-C 1")
+	for mode in "${modes[@]}"; do
+		a=() && [ "$mode" != per-task ] && read -ra a <<<"$mode"
+		perf record -q -e cpu-clock "${a[@]}" -o "$TMP/stock.data" -- sleep 0.1 2>/dev/null
+		"$HWTRACE" record -q -e cpu-clock "${a[@]}" -o "$TMP/ours.data" -- sleep 0.1
+		n=$(perf report -D -i "$TMP/ours.data" 2>/dev/null | sed -n 's/.*PERF_RECORD_ID_INDEX nr: //p')
+		# an id per CPU, each read from its own ring
+		[ "$n" -eq "$([ "$mode" = "-C 1" ] && echo 1 || echo "$online")" ]
+		maps_lines "$TMP/stock.data" "$n" >"$TMP/stock.txt"
+		maps_lines "$TMP/ours.data" "$n" >"$TMP/ours.txt"
+		echo "$mode:" && cat "$TMP/stock.txt"
+		[ "$(grep -c '^entry ' "$TMP/ours.txt")" -eq "$n" ]
+		diff "$TMP/stock.txt" "$TMP/ours.txt"
+		# ID_INDEX first; THREAD_MAP, CPU_MAP after the kernel's MMAP;
+		# FINISHED_INIT once, after every synthesized record and before
+		# the first sample (perf report -D shows all of them as stock)
+		types_in_order "$TMP/ours.data" | tr '\n' ' ' >"$TMP/order"
+		cat "$TMP/order"
+		[[ "$(cat "$TMP/order")" =~ ^69\ 1\ 73\ 74\ ([0-9]+\ )*82\ ([0-9]+\ )*9\  ]]
+		[ "$(grep -o '\b82\b' "$TMP/order" | wc -l)" -eq 1 ]
+		# no sample nor FINISHED_ROUND before it: only what was synthesized
+		! sed 's/ 82 .*//' "$TMP/order" | grep -qwE '9|68' || false
+		same_stats "$TMP/ours.data"
+	done
+}
+
 @test "record -a: a kernel sample in a loaded module is that module's in stock perf" {
 	# this kernel's samples, a module list of our own (no module here is
 	# loaded anywhere else, so only the file can tell stock perf of it)
