@@ -411,17 +411,18 @@ types_in_order() {
 }
 
 @test "record: ID_INDEX, THREAD_MAP, CPU_MAP and FINISHED_INIT as stock perf record writes them" {
-	local online modes=(-a per-task)
+	local online last modes=(-a per-task)
 	online=$(getconf _NPROCESSORS_ONLN)
-	# one CPU of several: a range that starts past 0
-	[ "$online" -gt 1 ] && modes+=("-C 1")
+	# the last online CPU alone: a range that starts past 0
+	last=$(tr ',' '\n' </sys/devices/system/cpu/online | tail -n 1 | sed 's/.*-//')
+	[ "$last" -gt 0 ] && modes+=("-C $last")
 	for mode in "${modes[@]}"; do
 		a=() && [ "$mode" != per-task ] && read -ra a <<<"$mode"
 		perf record -q -e cpu-clock "${a[@]}" -o "$TMP/stock.data" -- sleep 0.1 2>/dev/null
 		"$HWTRACE" record -q -e cpu-clock "${a[@]}" -o "$TMP/ours.data" -- sleep 0.1
 		n=$(perf report -D -i "$TMP/ours.data" 2>/dev/null | sed -n 's/.*PERF_RECORD_ID_INDEX nr: //p')
 		# an id per CPU, each read from its own ring
-		[ "$n" -eq "$([ "$mode" = "-C 1" ] && echo 1 || echo "$online")" ]
+		[ "$n" -eq "$([ "$mode" = "-C $last" ] && echo 1 || echo "$online")" ]
 		maps_lines "$TMP/stock.data" "$n" >"$TMP/stock.txt"
 		maps_lines "$TMP/ours.data" "$n" >"$TMP/ours.txt"
 		echo "$mode:" && cat "$TMP/stock.txt"
