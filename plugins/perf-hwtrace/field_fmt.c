@@ -434,19 +434,25 @@ static struct field_view *view_of(struct field_views *v, const struct hwt_record
  * relative to the first or the previous record shown with --reltime or
  * --deltatime (perf_sample__fprintf_start()).
  */
+uint64_t time_base__next(struct time_base *b, bool rel, uint64_t t)
+{
+	uint64_t base;
+
+	if (!b->seen) {
+		b->first = b->prev = t;
+		b->seen = true;
+	}
+	base = rel ? b->first : b->prev;
+	b->prev = t;
+	return base;
+}
+
 static void time_value(struct out *o, struct field_views *v, uint64_t t)
 {
-	uint64_t shown = t, frac;
+	uint64_t base = time_base__next(&v->times, v->reltime, t), shown = t, frac;
 
-	if (!v->time_seen) {
-		v->first_time = v->prev_time = t;
-		v->time_seen = true;
-	}
-	if (v->reltime)
-		shown = t - v->first_time;
-	else if (v->deltatime)
-		shown = t - v->prev_time;
-	v->prev_time = t;
+	if (v->reltime || v->deltatime)
+		shown = t - base;
 	if (v->time == TS_RAW || v->style == FS_JSON) {
 		out__u64(o, shown);
 		return;
@@ -478,11 +484,11 @@ bool field_views__time_of(struct field_views *v, const struct hwt_record *rec, u
 
 void field_views__set_time_base(struct field_views *v, uint64_t base)
 {
-	v->time_seen = true;
+	v->times.seen = true;
 	if (v->reltime)
-		v->first_time = base;
+		v->times.first = base;
 	else
-		v->prev_time = base;
+		v->times.prev = base;
 }
 
 static bool metric_selected(const struct field_views *v, const char *name)

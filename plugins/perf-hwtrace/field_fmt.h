@@ -45,6 +45,23 @@ enum time_style {
 };
 
 /**
+ * struct time_base - what --reltime/--deltatime show a time relative to
+ * @seen:	a time was shown
+ * @first:	the first time shown (--reltime)
+ * @prev:	the last time shown (--deltatime)
+ */
+struct time_base {
+	bool seen;
+	uint64_t first, prev;
+};
+
+/*
+ * @t is shown next: the time it is shown relative to (the first time shown
+ * with @rel, else the one before), and @b moves on past @t.
+ */
+uint64_t time_base__next(struct time_base *b, bool rel, uint64_t t);
+
+/**
  * struct field_views - how a sink shows whole records, one view per type
  * @style:	text line, JSON object or CSV row
  * @only:	field names to show (-F), or NULL: all (text: all but NODUMP)
@@ -55,6 +72,7 @@ enum time_style {
  * @reltime:	time since the first record shown (perf script --reltime)
  * @deltatime:	time since the previous record shown (--deltatime)
  * @cols_borrowed: @cols are another views' (field_views__init_like())
+ * @times:	--reltime/--deltatime: the times shown so far
  *
  * Views are built on first use of each record type and reused: no name is
  * compared and no key escaped per record.  The same holds for the metrics
@@ -69,8 +87,7 @@ struct field_views {
 	bool cols_borrowed;
 	enum time_style time;
 	bool reltime, deltatime;
-	uint64_t first_time, prev_time;
-	bool time_seen;
+	struct time_base times;
 	struct field_view *views;
 	unsigned nviews;
 	struct field_view *last;

@@ -79,8 +79,7 @@ struct fmt_pool {
 	uint64_t fill, take, write;
 	bool filling, stop;
 	bool timed;		/* --reltime or --deltatime: bases kept here */
-	bool time_seen;
-	uint64_t first_time, prev_time;
+	struct time_base times;
 	struct record_shape shape;
 	struct worker *workers[MAX_WORKERS];
 };
@@ -110,17 +109,11 @@ static void render(struct slot *s, struct field_views *v)
  */
 static uint64_t time_base(struct fmt_pool *p, const struct hwt_record *rec)
 {
-	uint64_t t, base;
+	uint64_t t;
 
 	if (!field_views__time_of(p->views, rec, &t))
 		return 0;	/* no time shown: no base used */
-	if (!p->time_seen) {
-		p->first_time = p->prev_time = t;
-		p->time_seen = true;
-	}
-	base = p->views->reltime ? p->first_time : p->prev_time;
-	p->prev_time = t;
-	return base;
+	return time_base__next(&p->times, p->views->reltime, t);
 }
 
 /*
