@@ -88,8 +88,9 @@ print(eval(sys.argv[2]))' "$T/script.json" "$2"
 	rm "$hw/power1_average"
 	echo 0 >"$hw/energy1_input"
 	printf '1000000000\n1000000001\n' >"$T/clock"
-	(sleep 0.5 && echo 10000000000000 >"$hw/energy1_input") &
-	"$HWTRACE" top --proc "$T/p0" --proc "$T/p1" --sys "$T/sys" -n 2 -d 1 \
+	# rewritten halfway between the two refreshes, a second from each
+	(sleep 1 && echo 10000000000000 >"$hw/energy1_input") &
+	"$HWTRACE" top --proc "$T/p0" --proc "$T/p1" --sys "$T/sys" -n 2 -d 2 \
 		--clock-file "$T/clock" --json --record "$T/big.data" >/dev/null
 	wait
 	[ "$(jsel "$T/big.data" '[x.get("power_mw") for x in r if x["type"] == "drm_usage_gpu"]')" = "[None, '9223372036854775807']" ]
