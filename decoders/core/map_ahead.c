@@ -12,7 +12,12 @@
  * a step of 256 KiB at a time, so that it starts at once at the file's
  * start, and keeps ahead of the reader when it can.  Pages behind
  * the reader are unmapped, so a file of any size holds two windows or so
- * in memory.
+ * in memory.  That bound must not depend on the scheduler: on a busy
+ * machine the thread may not run for milliseconds while the reader goes
+ * through windows, faulting in each page.  So when the reader asks again
+ * and the thread has not yet unmapped what the reader left behind the last
+ * time, the reader unmaps it all itself; and the thread does not map pages
+ * the reader has passed.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -34,6 +39,7 @@ struct map_ahead {
 	uint64_t size, ahead, page;
 	pthread_t thread;
 	bool have_thread, stop;
+	bool hold;			/* map_ahead__hold() */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	uint64_t want, mapped;		/* pages in [mapped, want) are to be mapped */
@@ -60,7 +66,7 @@ static void *ahead_main(void *arg)
 	for (;;) {
 		uint64_t a, b;
 
-		while (!m->stop && m->mapped >= m->want && m->dropped >= m->drop)
+		while (!m->stop && (m->hold || (m->mapped >= m->want && m->dropped >= m->drop)))
 			pthread_cond_wait(&m->cv, &m->mu);
 		if (m->stop)
 			break;
@@ -71,8 +77,8 @@ static void *ahead_main(void *arg)
 			pthread_mutex_unlock(&m->mu);
 			munmap(m->base + a, b - a);
 		} else {
-			/* a step at a time: the reader follows right behind */
-			a = m->mapped;
+			/* a step at a time, from where the reader is at least */
+			a = m->mapped > m->drop ? m->mapped : m->drop;
 			b = min_u64(m->want, a + STEP);
 			m->mapped = b;
 			pthread_mutex_unlock(&m->mu);
@@ -116,7 +122,7 @@ const uint8_t *map_ahead__base(const struct map_ahead *m)
 
 void map_ahead__read(struct map_ahead *m, uint64_t pos, uint64_t end)
 {
-	uint64_t drop = pos & ~(m->page - 1);
+	uint64_t drop = pos & ~(m->page - 1), a = 0, b = 0;
 
 	end = min_u64(end, m->size);
 	if (!m->have_thread) {
@@ -127,8 +133,26 @@ void map_ahead__read(struct map_ahead *m, uint64_t pos, uint64_t end)
 	}
 	pthread_mutex_lock(&m->mu);
 	m->want = min_u64(end + m->ahead, m->size);
-	if (drop > m->drop)
+	if (m->dropped < m->drop) {
+		/* the thread has not run since the last call: unmap all here */
+		a = m->dropped;
+		b = drop > m->drop ? drop : m->drop;
+		m->dropped = m->drop = b;
+	} else if (drop > m->drop) {
 		m->drop = drop;
+	}
+	pthread_cond_signal(&m->cv);
+	pthread_mutex_unlock(&m->mu);
+	if (b > a)
+		munmap(m->base + a, b - a);
+}
+
+void map_ahead__hold(struct map_ahead *m, bool hold)
+{
+	if (!m->have_thread)
+		return;
+	pthread_mutex_lock(&m->mu);
+	m->hold = hold;
 	pthread_cond_signal(&m->cv);
 	pthread_mutex_unlock(&m->mu);
 }

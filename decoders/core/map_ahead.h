@@ -6,6 +6,7 @@
 #ifndef HWTRACE_MAP_AHEAD_H
 #define HWTRACE_MAP_AHEAD_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct map_ahead;
@@ -27,8 +28,17 @@ const uint8_t *map_ahead__base(const struct map_ahead *m);
  * The thread maps the pages up to @ahead bytes past @end, a step at a
  * time from where it is (a page the reader reaches first is faulted in),
  * and unmaps the pages before @pos, which the reader must not read again.
+ * What it has not unmapped yet of the pages before the last call's @pos is
+ * unmapped here, before this returns: whatever the scheduler does, only
+ * the pages from that @pos on stay mapped.
  */
 void map_ahead__read(struct map_ahead *m, uint64_t pos, uint64_t end);
+
+/*
+ * Tests: while @hold, the thread does nothing, as one the scheduler does
+ * not run (no thread: nothing to do).
+ */
+void map_ahead__hold(struct map_ahead *m, bool hold);
 
 /* stop the thread and unmap what is left */
 void map_ahead__delete(struct map_ahead *m);

@@ -8,6 +8,8 @@
  * uneven steps and overlap as the session's do: every byte read must be
  * the file's.  The pages behind the reader must go (mincore() then fails
  * with ENOMEM), and nothing of the file may stay mapped after delete.
+ * With the thread held (as one the scheduler does not run), the pages
+ * before the last read's start must be gone as each read returns.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -104,6 +106,57 @@ static void read_all(uint64_t size)
 	close(fd);
 }
 
+/*
+ * The thread never runs while the reader goes through @size bytes, a
+ * window at a time: each map_ahead__read() must leave nothing mapped
+ * before the start of the read before it, and the bytes must be the file's.
+ */
+static void read_held(uint64_t size)
+{
+	int fd = make_file(size);
+	struct map_ahead *m;
+	const uint8_t *base;
+	uint64_t pos = 0, last = 0, bad = 0, kept = 0, reads = 0;
+	long page = sysconf(_SC_PAGESIZE);
+
+	CHECK(fd >= 0);
+	if (fd < 0)
+		return;
+	m = map_ahead__new(fd, size, AHEAD);
+	CHECK(m != NULL);
+	if (!m) {
+		close(fd);
+		return;
+	}
+	base = map_ahead__base(m);
+	map_ahead__hold(m, true);
+	while (pos < size) {
+		uint64_t end = pos + AHEAD < size ? pos + AHEAD : size;
+
+		map_ahead__read(m, pos, end);
+		reads++;
+		for (uint64_t off = 0; off + page <= (last & ~(uint64_t)(page - 1)); off += page)
+			kept += mapped(base + off);
+		for (uint64_t i = pos; i < end; i++)
+			bad += base[i] != pattern(i);
+		last = pos;
+		pos = end - (end < size ? 1000 : 0);	/* a cut record read again */
+	}
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(kept, 0);
+	CHECK(reads > 8);
+	map_ahead__hold(m, false);
+	map_ahead__delete(m);
+	CHECK(!mapped(base));
+	CHECK(!mapped(base + size - 1));
+	close(fd);
+}
+
+static void test_held(void)
+{
+	read_held(12 * AHEAD + 4096 + 5);
+}
+
 static void test_small(void)
 {
 	read_all(100);
@@ -120,5 +173,6 @@ int main(void)
 {
 	RUN(test_small);
 	RUN(test_windows);
+	RUN(test_held);
 	return check_done("map_ahead");
 }
