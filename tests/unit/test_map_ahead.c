@@ -62,22 +62,42 @@ static bool mapped(const uint8_t *p)
 	       errno != ENOMEM;
 }
 
+/* a map_ahead of a new pattern file of @size bytes (its fd in *@fd), or NULL */
+static struct map_ahead *map_file(uint64_t size, int *fd)
+{
+	struct map_ahead *m;
+
+	*fd = make_file(size);
+	CHECK(*fd >= 0);
+	if (*fd < 0)
+		return NULL;
+	m = map_ahead__new(*fd, size, AHEAD);
+	CHECK(m != NULL);
+	if (!m)
+		close(*fd);
+	return m;
+}
+
+/* delete @m: nothing of the file may stay mapped */
+static void unmap_file(struct map_ahead *m, int fd, uint64_t size)
+{
+	const uint8_t *base = map_ahead__base(m);
+
+	map_ahead__delete(m);
+	CHECK(!mapped(base));
+	CHECK(!mapped(base + size - 1));
+	close(fd);
+}
+
 static void read_all(uint64_t size)
 {
-	int fd = make_file(size);
-	struct map_ahead *m;
+	int fd;
+	struct map_ahead *m = map_file(size, &fd);
 	const uint8_t *base;
 	uint64_t pos = 0, end = 0, bad = 0, step = 0;
 
-	CHECK(fd >= 0);
-	if (fd < 0)
+	if (!m)
 		return;
-	m = map_ahead__new(fd, size, AHEAD);
-	CHECK(m != NULL);
-	if (!m) {
-		close(fd);
-		return;
-	}
 	base = map_ahead__base(m);
 	while (pos < size) {
 		end = end + AHEAD < size ? end + AHEAD : size;
@@ -100,10 +120,7 @@ static void read_all(uint64_t size)
 		}
 		CHECK(gone);
 	}
-	map_ahead__delete(m);
-	CHECK(!mapped(base));
-	CHECK(!mapped(base + size - 1));
-	close(fd);
+	unmap_file(m, fd, size);
 }
 
 /*
@@ -113,21 +130,14 @@ static void read_all(uint64_t size)
  */
 static void read_held(uint64_t size)
 {
-	int fd = make_file(size);
-	struct map_ahead *m;
+	int fd;
+	struct map_ahead *m = map_file(size, &fd);
 	const uint8_t *base;
 	uint64_t pos = 0, last = 0, bad = 0, kept = 0, reads = 0;
 	long page = sysconf(_SC_PAGESIZE);
 
-	CHECK(fd >= 0);
-	if (fd < 0)
+	if (!m)
 		return;
-	m = map_ahead__new(fd, size, AHEAD);
-	CHECK(m != NULL);
-	if (!m) {
-		close(fd);
-		return;
-	}
 	base = map_ahead__base(m);
 	map_ahead__hold(m, true);
 	while (pos < size) {
@@ -146,10 +156,7 @@ static void read_held(uint64_t size)
 	CHECK_EQ(kept, 0);
 	CHECK(reads > 8);
 	map_ahead__hold(m, false);
-	map_ahead__delete(m);
-	CHECK(!mapped(base));
-	CHECK(!mapped(base + size - 1));
-	close(fd);
+	unmap_file(m, fd, size);
 }
 
 static void test_held(void)
