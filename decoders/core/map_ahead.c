@@ -17,7 +17,8 @@
  * through windows, faulting in each page.  So when the reader asks again
  * and the thread has not yet unmapped what the reader left behind the last
  * time, the reader unmaps it all itself; and the thread does not map pages
- * the reader has passed.
+ * the reader has passed.  Without a thread (a file of one window, or none
+ * could start) the reader maps and unmaps alike.
  */
 #include <pthread.h>
 #include <stdbool.h>
@@ -53,7 +54,9 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 
 static void populate(struct map_ahead *m, uint64_t from, uint64_t to)
 {
-	/* an old kernel without MADV_POPULATE_READ: the reader faults them in */
+	/* from a page's start (madvise() wants one); an old kernel without
+	 * MADV_POPULATE_READ: the reader faults them in */
+	from &= ~(m->page - 1);
 	if (to > from)
 		madvise(m->base + from, to - from, MADV_POPULATE_READ);
 }
@@ -126,7 +129,12 @@ void map_ahead__read(struct map_ahead *m, uint64_t pos, uint64_t end)
 
 	end = min_u64(end, m->size);
 	if (!m->have_thread) {
-		populate(m, m->mapped, end);
+		/* one window, or no thread could start: all here */
+		if (drop > m->dropped) {
+			munmap(m->base + m->dropped, drop - m->dropped);
+			m->dropped = drop;
+		}
+		populate(m, m->mapped > drop ? m->mapped : drop, end);
 		if (end > m->mapped)
 			m->mapped = end;
 		return;

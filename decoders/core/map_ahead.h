@@ -30,7 +30,8 @@ const uint8_t *map_ahead__base(const struct map_ahead *m);
  * and unmaps the pages before @pos, which the reader must not read again.
  * What it has not unmapped yet of the pages before the last call's @pos is
  * unmapped here, before this returns: whatever the scheduler does, only
- * the pages from that @pos on stay mapped.
+ * the pages from that @pos on stay mapped.  Without a thread (@ahead bytes
+ * or fewer, or none could start) this call does it all.
  */
 void map_ahead__read(struct map_ahead *m, uint64_t pos, uint64_t end);
 
