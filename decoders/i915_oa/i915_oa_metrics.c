@@ -36,6 +36,17 @@ struct ctx_sum {
 	char name[12];
 };
 
+/* one equation of the set, in eval()'s order: the integer ones, then the others */
+struct equation {
+	union {
+		uint64_t (*read_uint64)(const struct igt_perf *perf,
+					const struct igt_metric_set *set, uint64_t *deltas);
+		double (*read_float)(const struct igt_perf *perf,
+					 const struct igt_metric_set *set, uint64_t *deltas);
+	};
+	uint32_t i;		/* its counter's index in the set */
+};
+
 struct met {
 	struct hwt_diag *diag;
 	const char *want;		/* --metric-set, or NULL: the recording's */
@@ -49,6 +60,8 @@ struct met {
 	struct igt_perf *perf;
 	const struct igt_metric_set *set;
 	struct hwt_metric_def *defs;
+	struct equation *eqs;
+	uint32_t n_uint;	/* eqs[0, n_uint) are integers */
 	double *vals;
 	uint64_t *uvals;
 	struct hwt_metrics m;
@@ -165,9 +178,10 @@ static bool start(struct met *m)
 		return false;
 	}
 	m->defs = calloc(s->n_counters, sizeof(*m->defs));
+	m->eqs = calloc(s->n_counters, sizeof(*m->eqs));
 	m->vals = calloc(s->n_counters, sizeof(*m->vals));
 	m->uvals = calloc(s->n_counters, sizeof(*m->uvals));
-	if (!m->defs || !m->vals || !m->uvals) {
+	if (!m->defs || !m->eqs || !m->vals || !m->uvals) {
 		fail(m, "out of memory", "");
 		return false;
 	}
@@ -179,7 +193,14 @@ static bool start(struct met *m)
 		m->defs[i].desc = c->desc;
 		m->defs[i].integer = c->storage != IGT_STORAGE_DOUBLE &&
 				     c->storage != IGT_STORAGE_FLOAT;
+		if (m->defs[i].integer)
+			m->eqs[m->n_uint++] = (struct equation){ .read_uint64 = c->read_uint64,
+								 .i = (uint32_t)i };
 	}
+	for (int i = 0, k = (int)m->n_uint; i < s->n_counters; i++)
+		if (!m->defs[i].integer)
+			m->eqs[k++] = (struct equation){ .read_float = s->counters[i].read_float,
+							 .i = (uint32_t)i };
 	m->set = s;
 	m->slots_apart = slots_apart(s);
 	m->m = (struct hwt_metrics){ .set = s->symbol_name, .defs = m->defs, .vals = m->vals,
@@ -187,18 +208,43 @@ static bool start(struct met *m)
 	return true;
 }
 
+/*
+ * Every equation of the set on deltas @d: the integer ones, then the
+ * others (each is a pure function of @d).  Most equations are a few
+ * instructions, and this loop was most of a report's cost: no test of the
+ * kind, no reload of @m's fields after each store.
+ */
 static void eval(struct met *m, uint64_t *d)
 {
+	const struct igt_perf *perf = m->perf;
 	const struct igt_metric_set *s = m->set;
+	const struct equation *e = m->eqs, *ints = e + m->n_uint, *end = e + s->n_counters;
+	double *vals = m->vals;
+	uint64_t *uvals = m->uvals;
 
-	for (int i = 0; i < s->n_counters; i++) {
-		const struct igt_counter *c = &s->counters[i];
+	for (; e < ints; e++) {
+		uint64_t v = e->read_uint64(perf, s, d);
 
-		if (c->storage == IGT_STORAGE_DOUBLE || c->storage == IGT_STORAGE_FLOAT)
-			m->vals[i] = c->read_float(m->perf, s, d);
-		else
-			m->vals[i] = (double)(m->uvals[i] = c->read_uint64(m->perf, s, d));
+		uvals[e->i] = v;
+		vals[e->i] = (double)v;
 	}
+	for (; e < end; e++)
+		vals[e->i] = e->read_float(perf, s, d);
+}
+
+/*
+ * @n u64 from @s to @d, @n <= 8: B and C (eight each in every format that
+ * has them) as one fixed move; a copy of a variable size that small was a
+ * loop of byte moves.
+ */
+static inline void copy_u64_8(uint64_t *d, const uint64_t *s, uint32_t n)
+{
+	if (n == 8) {
+		memcpy(d, s, 8 * sizeof(*d));
+		return;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		d[i] = s[i];
 }
 
 /*
@@ -228,8 +274,8 @@ static void deltas(struct met *m, const struct hwt_i915_oa_report *r)
 	d[s->gpu_clock_offset] = r->dticks;
 	d[s->gpu_time_offset] = r->dts;
 	memcpy(d + s->a_offset, r->da, na * sizeof(*d));
-	memcpy(d + s->b_offset, r->db, nb * sizeof(*d));
-	memcpy(d + s->c_offset, r->dc, nc * sizeof(*d));
+	copy_u64_8(d + s->b_offset, r->db, nb);
+	copy_u64_8(d + s->c_offset, r->dc, nc);
 }
 
 /* d[i] += s[i]: two at a time, @d and @s apart (a context's sums, a report's deltas) */
@@ -355,6 +401,7 @@ static void met_free(void *state)
 		return;
 	hwt_i915_perf__free(m->perf);
 	free(m->defs);
+	free(m->eqs);
 	free(m->vals);
 	free(m->uvals);
 	hwt_i915_oa_ctx_table__exit(&m->ctxs);
