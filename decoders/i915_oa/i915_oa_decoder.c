@@ -163,6 +163,8 @@ struct oa_state {
 	struct hwt_igt_correlation *corr;
 	uint32_t ncorr, corr_cap;
 	uint32_t corr_cur;		/* bracket of the last report's time */
+	uint32_t corr_checked;		/* points found in order so far (corr_in_order()) */
+	bool corr_disorder;		/* a point went back */
 	uint64_t corr_seen;		/* file offset past the last point taken */
 	/* the piece being walked, for the look-ahead of IGT files (scan_ahead()) */
 	const uint8_t *piece;
@@ -446,6 +448,18 @@ static inline bool scan_wanted(const struct oa_state *s, uint64_t ts)
 	return s->ncorr < 2 || ((s->corr[s->ncorr - 1].gpu_ts >> ts_shifted(s)) & ts_mask(s)) <= ts;
 }
 
+/* whether the points' timestamps never go back, checked as points come */
+static bool corr_in_order(struct oa_state *s, uint32_t sh, uint64_t mask)
+{
+	for (; !s->corr_disorder && s->corr_checked < s->ncorr; s->corr_checked++) {
+		uint32_t i = s->corr_checked;
+
+		s->corr_disorder = i && ((s->corr[i].gpu_ts >> sh) & mask) <
+					((s->corr[i - 1].gpu_ts >> sh) & mask);
+	}
+	return !s->corr_disorder;
+}
+
 /* a report's CPU time: the bracket of the last report first, then all */
 static bool cpu_time(struct oa_state *s, uint64_t ts, uint64_t *cpu)
 {
@@ -463,6 +477,19 @@ static bool cpu_time(struct oa_state *s, uint64_t ts, uint64_t *cpu)
 			s->corr_cur = i;
 			return hwt_igt__gpu_to_cpu(s->corr + i, 2, ts, mask, sh, cpu);
 		}
+	}
+	/*
+	 * Past the last point, the points in order, and none further in the
+	 * piece: no bracket anywhere, the last two extrapolate (what a search
+	 * of every point below finds, in one step instead of one per point)
+	 */
+	if (i + 1 >= s->ncorr && corr_in_order(s, sh, mask)) {
+		uint32_t n = s->ncorr;
+
+		if (s->st.source == 1)
+			scan_ahead(s, UINT64_MAX);
+		if (s->ncorr == n)
+			return hwt_igt__gpu_to_cpu(s->corr + n - 2, 2, ts, mask, sh, cpu);
 	}
 	/* no bracket (a timestamp wrap...): from every point of the piece, as before */
 	if (s->st.source == 1)
