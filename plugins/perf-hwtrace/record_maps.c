@@ -15,6 +15,7 @@
  *
  * These are user records (type >= 64): no sample_id trailer.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,10 +172,17 @@ int rec_maps__threads_cpus(struct hwt_writer *w, const struct rec_event *ev, int
 	if (cm) {
 		size = 8 + cpu_map_data((uint8_t *)&cm[1], cpus, n);
 		ret = 0;
-		/* thousands of scattered CPUs: perf could not write it either */
 		if (size <= UINT16_MAX) {
 			header(cm, HWT_REC_CPU_MAP, size);
 			ret = hwt_writer__write(w, (struct perf_event_header *)cm) < 0 ? -1 : 0;
+		} else {
+			/*
+			 * a list of over 32000 scattered CPUs (more than
+			 * REC_MAX_CPUS events' worth): perf could not write
+			 * it either; not silently, should it ever happen
+			 */
+			fprintf(stderr, "perf hwtrace record: warning: the map of %d CPUs needs "
+				"%zu bytes, more than a record holds: no CPU_MAP written\n", n, size);
 		}
 	}
 	free(cpus);
