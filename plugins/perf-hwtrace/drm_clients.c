@@ -992,7 +992,10 @@ static int prune(struct drm_clients *c)
 			client_free(c, &c->clients[i]);
 			continue;
 		}
-		c->clients[n++] = c->clients[i];
+		/* a client is over 600 bytes: not onto itself, every refresh */
+		if (n != i)
+			c->clients[n] = c->clients[i];
+		n++;
 	}
 	if (n == c->nclients)
 		return 0;
