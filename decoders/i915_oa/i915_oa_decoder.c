@@ -172,6 +172,9 @@ struct oa_state {
 	uint64_t piece_off, scan_pos;	/* scan_pos: file offset scanned up to */
 	uint64_t scan_wait;		/* scan_pos of a record ending in the next piece */
 	bool scan_odd;			/* the scan met a bad header in this piece */
+	bool piece_last;		/* no piece follows */
+	bool defer;			/* leave the report just given for the next piece */
+	uint32_t defer_mark;		/* ncorr + 1 at the last deferral (defer_report()) */
 	/* perf.data: the AUX drain time and the last report it covers (aux_time()) */
 	uint64_t time, anchor_time, anchor_ts, last_cpu;
 	uint64_t last_report_time;	/* CPU time of the last report, 0: none */
@@ -409,17 +412,22 @@ static inline uint64_t ts_mask(const struct oa_state *s)
  * scanned once, just before the walk reads it.  A plain header walk that
  * stops at anything odd (the real walk reports that).
  */
+/* whether a point past @ts is known: the report at @ts has its bracket */
+static inline bool corr_past(const struct oa_state *s, uint64_t ts)
+{
+	return s->ncorr >= 2 && ((s->corr[s->ncorr - 1].gpu_ts >> ts_shifted(s)) & ts_mask(s)) > ts;
+}
+
 static void scan_ahead(struct oa_state *s, uint64_t ts)
 {
-	uint32_t sh = ts_shifted(s);
-	uint64_t mask = ts_mask(s), end = s->piece_off + s->piece_size;
+	uint64_t end = s->piece_off + s->piece_size;
 
 	while (s->scan_pos + 8 <= end) {
 		const uint8_t *p = s->piece + (s->scan_pos - s->piece_off);
 		uint32_t type;
 		uint16_t pad, size;
 
-		if (s->ncorr >= 2 && ((s->corr[s->ncorr - 1].gpu_ts >> sh) & mask) > ts)
+		if (corr_past(s, ts))
 			return;
 		memcpy(&type, p, 4);
 		memcpy(&pad, p + 4, 2);
@@ -445,7 +453,42 @@ static inline bool scan_wanted(const struct oa_state *s, uint64_t ts)
 {
 	if (s->scan_pos == s->scan_wait)
 		return false;	/* stopped before a record this piece does not end */
-	return s->ncorr < 2 || ((s->corr[s->ncorr - 1].gpu_ts >> ts_shifted(s)) & ts_mask(s)) <= ts;
+	return !corr_past(s, ts);
+}
+
+/*
+ * Pieces are the session's 4 MiB windows, a deferred one up to twice that:
+ * never defer in a piece this large, whatever the file
+ */
+#define DEFER_MAX_PIECE (16u << 20)
+
+/*
+ * Whether to leave the IGT report at @off for the next piece: its
+ * bracketing point is not in this piece (the scan reached the piece's end
+ * first), and the next piece, which starts at the report, holds a whole
+ * window after it, where i915-perf-reader (which reads every point first)
+ * finds the point to interpolate with.  Without this the report would be
+ * extrapolated from the points before it.  Bounded: a report at a piece's
+ * start is not left (every piece is consumed), nor is any until a new point
+ * has been found since the last one left (where points are far apart, the
+ * pieces keep their size), and a point more than a window after a report
+ * is not looked for.
+ */
+static bool defer_report(struct oa_state *s, const uint8_t *body, uint64_t off)
+{
+	uint64_t ts;
+
+	if (s->st.source != 1 || s->no_time || s->piece_last || off <= s->piece_off ||
+	    s->piece_size >= DEFER_MAX_PIECE || s->defer_mark == s->ncorr + 1)
+		return false;
+	ts = hwt_i915_oa__report_ts(s->fmt, s->gen, body);
+	if (corr_past(s, ts))
+		return false;	/* its bracket is known (or the timestamps wrapped) */
+	scan_ahead(s, ts);
+	if (corr_past(s, ts) || s->scan_odd)
+		return false;
+	s->defer_mark = s->ncorr + 1;
+	return true;
 }
 
 /* whether the points' timestamps never go back, checked as points come */
@@ -545,6 +588,10 @@ static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t o
 				"%zu-byte sample is smaller than the %u-byte %s report", n,
 				s->fmt->size, s->fmt->name);
 		diag->bytes.skipped += n;
+		return;
+	}
+	if (defer_report(s, body, off)) {
+		s->defer = true;	/* nothing of it taken or counted yet */
 		return;
 	}
 	if (n > s->fmt->size && !s->warned_size++)
@@ -772,7 +819,8 @@ static size_t oa_decode(void *state, const struct hwt_chunk *chunk, const struct
 {
 	struct oa_state *s = state;
 	struct hwt_i915_walk w = { .record = on_record, .known = known, .ctx = s,
-				   .run = s->want_sums && s->no_summary ? on_run : NULL };
+				   .run = s->want_sums && s->no_summary ? on_run : NULL,
+				   .stop = &s->defer };
 	size_t used;
 
 	s->emit = emit;
@@ -781,6 +829,8 @@ static size_t oa_decode(void *state, const struct hwt_chunk *chunk, const struct
 	s->piece = chunk->data;
 	s->piece_size = chunk->size;
 	s->piece_off = chunk->file_offset;
+	s->piece_last = chunk->last;
+	s->defer = false;
 	s->scan_wait = UINT64_MAX;	/* the record it waited for may end in this piece */
 	/* behind the walk (it took those points) or stopped by garbage: start afresh */
 	if (s->scan_pos < s->piece_off || s->scan_odd) {

@@ -150,6 +150,20 @@ static inline uint32_t hwt_i915_oa__ctx_key(uint32_t gen, uint32_t ctx, bool ctx
  * Enough for timestamps, GPU ticks (Gen8+) and contexts, i.e. for the
  * per-context totals.  HSW's ticks live in C2: use hwt_i915_oa__decode_report().
  */
+/* Gfx12.5 OA timestamps are shifted right by one (IGT, Mesa) */
+static inline uint64_t hwt_i915_oa__ts_of(const struct hwt_i915_oa_format *fmt, uint32_t gen,
+					  uint64_t raw_ts)
+{
+	return !fmt->hdr64 && gen >= 1250 && gen < 1300 ? raw_ts >> 1 : raw_ts;
+}
+
+/* a report's timestamp alone, as hwt_i915_oa__decode_header() puts it in ts */
+static inline uint64_t hwt_i915_oa__report_ts(const struct hwt_i915_oa_format *fmt, uint32_t gen,
+					      const uint8_t *p)
+{
+	return hwt_i915_oa__ts_of(fmt, gen, fmt->hdr64 ? hwt_le64(p + 8) : hwt_le32(p + 4));
+}
+
 static inline void hwt_i915_oa__decode_header(const struct hwt_i915_oa_format *fmt, uint32_t gen,
 					      const uint8_t *p, struct hwt_i915_oa_values *v)
 {
@@ -164,8 +178,7 @@ static inline void hwt_i915_oa__decode_header(const struct hwt_i915_oa_format *f
 		v->ctx = hwt_le32(p + 8);
 		v->ticks = gen >= 800 ? hwt_le32(p + 12) : 0;
 	}
-	/* Gfx12.5 OA timestamps are shifted right by one (IGT, Mesa) */
-	v->ts = !fmt->hdr64 && gen >= 1250 && gen < 1300 ? v->raw_ts >> 1 : v->raw_ts;
+	v->ts = hwt_i915_oa__ts_of(fmt, gen, v->raw_ts);
 
 	if (gen < 800) {
 		/* HSW has no reason bits; IGT labels its periodic reports "timer" */
@@ -231,6 +244,12 @@ struct hwt_i915_walk {
 		    size_t count, uint64_t off);
 	bool (*known)(void *ctx, uint32_t type, size_t n);
 	void *ctx;
+	/*
+	 * set by @record to leave the record it was given unconsumed: the
+	 * walk returns its offset (the caller hands it over again, with more
+	 * input after it); NULL: never.  Not with @run.
+	 */
+	const bool *stop;
 };
 
 /**

@@ -98,9 +98,11 @@ size_t hwt_i915_stream__walk(const uint8_t *buf, size_t n, uint64_t off, bool la
 			/* every line of the record that far ahead (a report spans five) */
 			for (size_t l = 0; l < h.size && pos + PREFETCH_AHEAD + l < n; l += 64)
 				__builtin_prefetch(buf + pos + PREFETCH_AHEAD + l);
+			w->record(w->ctx, h.type, buf + pos + HDR, h.size - HDR, off + pos);
+			if (w->stop && *w->stop)
+				return pos;	/* not taken: it comes again */
 			if (diag)
 				diag->bytes.decoded += HDR;
-			w->record(w->ctx, h.type, buf + pos + HDR, h.size - HDR, off + pos);
 			pos += h.size;
 			continue;
 		}

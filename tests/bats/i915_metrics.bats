@@ -275,6 +275,61 @@ PY
 	done
 }
 
+@test "CPU time per report: a report whose bracketing point is in the next 4 MiB piece interpolates" {
+	# 23780 reports (6.3 MB: a 4 MiB piece and the rest), a correlation
+	# point after every 50 with jittered CPU times, as IGT's recorder writes
+	# them.  The timeline that ends at report 15853 (2n/3) ends after the
+	# first piece's last point: its bracketing point is in the next piece.
+	# Both file layouts: mapped (a file), and read() (a pipe).
+	$GEN --reports 23780 --points-every 50 -o "$T/f.igt" > /dev/null
+	"$READER" -c GpuTime "$T/f.igt" > "$T/igt.txt"
+	"$HWTRACE" script --json -F ts,time -i "$T/f.igt" > "$T/ours.json"
+	"$HWTRACE" script --json -F ts,time -i - < "$T/f.igt" > "$T/pipe.json"
+	cmp "$T/ours.json" "$T/pipe.json"
+	python3 - "$T" <<'PY'
+import json, re, struct, sys
+d = sys.argv[1]
+data = open(d + '/f.igt', 'rb').read()
+# the points, from the file's bytes: (CPU ns, GPU timestamp)
+pts, off = [], 0
+while off + 8 <= len(data):
+    typ, pad, size = struct.unpack_from('<IHH', data, off)
+    if typ == 65539:
+        pts.append(struct.unpack_from('<QQ', data, off + 8))
+    off += size
+assert len(pts) == 477, len(pts)
+M = 0xffffffff
+def cpu(ts):
+    """i915-perf-reader's rule: the points whose 32-bit GPU times bracket ts,
+    else the two at the nearer end, in integer ns (C division)"""
+    pairs = list(zip(pts, pts[1:]))
+    for (c0, g0), (c1, g1) in pairs:
+        if g0 & M <= ts < g1 & M:
+            break
+    else:
+        (c0, g0), (c1, g1) = pairs[0] if ts < pts[0][1] & M else pairs[-1]
+    p = (ts - (g0 & M)) * (c1 - c0)
+    return c0 + (abs(p) // (g1 - g0)) * (1 if p >= 0 else -1)
+ours = [json.loads(l) for l in open(d + '/ours.json') if '"i915_oa_report"' in l]
+assert len(ours) == 23780, len(ours)
+bad = [(i, r['ts'], r['time'], cpu(r['ts'])) for i, r in enumerate(ours) if r['time'] != cpu(r['ts'])]
+assert not bad, bad[:5]
+# and i915-perf-reader's own timeline ends, the one at report 15853 among them
+by_ts = {}
+for r in ours:
+    by_ts.setdefault(r['ts'], set()).add(r['time'])
+n = 0
+for l in open(d + '/igt.txt'):
+    m = re.match(r'Time: CPU=0x([0-9a-f]+)-0x([0-9a-f]+) GPU=0x([0-9a-f]+)-0x([0-9a-f]+)', l)
+    if m:
+        c0, c1, g0, g1 = (int(x, 16) for x in m.groups())
+        assert by_ts[g0] == {c0} and by_ts[g1] == {c1}, (l, by_ts.get(g0), by_ts.get(g1))
+        n += 1
+assert n == 3, n
+assert ours[15853]['ts'] in {int(x, 16) for x in re.findall(r'GPU=0x[0-9a-f]+-0x([0-9a-f]+)', open(d + '/igt.txt').read())}
+PY
+}
+
 @test "CPU time in perf.data: from the AUX record times; inject makes it stock perf's sample time" {
 	# expected, from the file's bytes alone: each PERF_RECORD_AUX's time is
 	# that of its drain's last report, earlier reports step back by their GPU

@@ -287,7 +287,7 @@ static void test_mpec(void)
 
 struct got {
 	uint32_t reports, lost[2], ctxs;
-	uint64_t ts[16], dticks[16], da0[16], dts[16];
+	uint64_t ts[16], dticks[16], da0[16], dts[16], time[16];
 	bool has[16];
 	struct hwt_i915_oa_context ctx[8];
 };
@@ -300,6 +300,7 @@ static void on_rec(void *ctx, const struct hwt_record *rec)
 		const struct hwt_i915_oa_report *r = rec->data;
 
 		g->ts[g->reports] = r->ts;
+		g->time[g->reports] = r->has_time ? r->time : UINT64_MAX;
 		g->has[g->reports] = r->has_delta;
 		g->dts[g->reports] = r->dts;
 		g->dticks[g->reports] = r->dticks;
@@ -506,6 +507,112 @@ static void test_chunked(void)
 	free(b);
 }
 
+static size_t igt_version(uint8_t *b)
+{
+	hdr(b, 65536, 16);
+	put32(b, 8, 1);
+	put32(b, 12, 0);
+	return 16;
+}
+
+static size_t igt_point(uint8_t *b, uint64_t cpu, uint64_t gpu)
+{
+	hdr(b, 65539, 24);
+	put64(b, 8, cpu);
+	put64(b, 16, gpu);
+	return 24;
+}
+
+/* A decoder of IGT files (VERSION makes it one) with per-report CPU time. */
+static void *igt_decoder(struct hwt_diag *d)
+{
+	static struct hwt_opt opts[2] = { { "oa-format", "A32u40_A4u32_B8_C8" },
+					  { "ts-freq", "1000000000" } };
+	struct hwt_aux_ctx ctx = { .opts = opts, .nopts = 2, .raw = true };
+	static uint64_t priv[HWT_I915_OA_NPRIV];
+
+	return i915_raw_decoder(&ctx, priv, d);
+}
+
+/* decode [@off, @end) of @b as one piece */
+static size_t igt_piece(void *st, const uint8_t *b, size_t off, size_t end, bool last,
+			const struct hwt_emit *e)
+{
+	return hwt_i915_oa_decoder.decode(st, &(struct hwt_chunk){ .data = b + off,
+		.size = end - off, .file_offset = off, .last = last }, e);
+}
+
+/*
+ * An IGT report after its piece's last correlation point is left for the
+ * next piece, which starts at it: there it interpolates with the point
+ * that follows, as i915-perf-reader (which reads every point first) does,
+ * instead of extrapolating from the two before.  Once per point found,
+ * never at a piece's start, never in a piece of 16 MiB or more.
+ */
+static void test_defer(void)
+{
+	size_t big = 16u << 20, n = 0, n1, r1, p3, used;
+	uint8_t *b = calloc(1, big + 4096);
+	struct hwt_diag d = { 0 };
+	struct got g = { 0 };
+	struct hwt_emit e = { .record = on_rec, .ctx = &g, .diag = &d };
+	void *st;
+
+	if (!b) {
+		CHECK(b != NULL);
+		return;
+	}
+	n += igt_version(b + n);
+	n += igt_point(b + n, 1000, 0x100);
+	n += igt_point(b + n, 2000, 0x200);
+	r1 = n;
+	n += sample(b + n, 0x300, 1, 1, 1);
+	n += sample(b + n, 0x400, 1, 2, 2);
+	n1 = n;
+	p3 = n;
+	n += igt_point(b + n, 4000, 0x600);
+	n += sample(b + n, 0x700, 1, 3, 3);
+
+	/* the first report is left; the next piece starts at it */
+	st = igt_decoder(&d);
+	used = igt_piece(st, b, 0, n1, false, &e);
+	CHECK_EQ(used, r1);
+	CHECK_EQ(g.reports, 0);
+	used = igt_piece(st, b, r1, n, true, &e);
+	CHECK_EQ(used, n - r1);
+	CHECK_EQ(g.reports, 3);
+	/* between (2000, 0x200) and (4000, 0x600): 2000 + 0x100 * 2000 / 0x400 */
+	CHECK_EQ(g.time[0], 2500);
+	CHECK_EQ(g.time[1], 3000);
+	CHECK_EQ(g.time[2], 4500);	/* past the last: the last two extrapolate */
+	CHECK_EQ(d.bytes.decoded, n);
+	CHECK_EQ(d.errors, 0);
+	hwt_i915_oa_decoder.free(st);
+
+	/* no new point in the next piece: its second report is not left again */
+	memset(&g, 0, sizeof(g));
+	memset(&d, 0, sizeof(d));
+	st = igt_decoder(&d);
+	CHECK_EQ(igt_piece(st, b, 0, p3, false, &e), r1);
+	CHECK_EQ(igt_piece(st, b, r1, p3, false, &e), p3 - r1);
+	CHECK_EQ(g.reports, 2);
+	/* a point found, then a report past it in the same piece: left */
+	CHECK_EQ(igt_piece(st, b, p3, n, false, &e), n - 264 - p3);
+	hwt_i915_oa_decoder.free(st);
+
+	/* a piece of 16 MiB is taken whole, whatever its points */
+	memset(&g, 0, sizeof(g));
+	memset(&d, 0, sizeof(d));
+	n = r1;
+	while (n < big)
+		n += sample(b + n, (uint32_t)(0x300 + n), 1, 1, 1);
+	st = igt_decoder(&d);
+	CHECK_EQ(igt_piece(st, b, 0, n, false, &e), n);
+	CHECK_EQ(d.errors, 0);
+	hwt_i915_oa_decoder.free(st);
+	free(b);
+}
+
 /* what a walk handed over: each record's type, body size and offset, runs expanded */
 struct walked {
 	uint32_t n, runs, longest;
@@ -706,6 +813,7 @@ int main(void)
 	RUN(test_accumulate);
 	RUN(test_malformed);
 	RUN(test_chunked);
+	RUN(test_defer);
 	RUN(test_walk_runs);
 	RUN(test_correlation);
 	RUN(test_correlation_wide);
