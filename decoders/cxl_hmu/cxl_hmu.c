@@ -332,9 +332,13 @@ static void *hmu_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 				s, (unsigned long long)HMU_MAX_RANK_COUNTERS);
 		goto fail;
 	}
-	/* threads only where every entry goes to the ranking alone */
+	/*
+	 * threads only where every entry goes to the ranking alone, and more
+	 * than one CPU to run them: on one, the workers and the decoding
+	 * thread take turns, at a tenth more time than one thread alone
+	 */
 	if (st->top && !hmu_rank_workers__init(&st->rank, st->rank_memory, st->rank_summary,
-					       st->summary_only)) {
+					       st->summary_only && (!ctx->cpus || ctx->cpus() > 1))) {
 		hwt_diag__error(diag, 0, HMU_OPT_RT, "out of memory");
 		goto fail;
 	}

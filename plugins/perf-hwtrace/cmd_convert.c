@@ -11,6 +11,7 @@
 
 #include "commands.h"
 #include "cli.h"
+#include "cpu_budget.h"
 #include "output_file.h"
 #include "sink_perfetto.h"
 
@@ -37,7 +38,7 @@ static int first_pass(struct cli *c, struct perfetto_sink *ps, struct hwt_sessio
 static int convert(struct cli *c, const char *path, bool raw, bool metrics)
 {
 	struct hwt_session_opts so = { .opts = c->opts, .nopts = c->nopts, .no_summary = true,
-				       .metrics = metrics };
+				       .metrics = metrics, .cpus = cpu_budget__cpus };
 	struct hwt_outfile *f = hwt_outfile__new(path);
 	struct perfetto_sink *ps;
 	struct hwt_sink sink;

@@ -267,3 +267,13 @@ unsigned int cpu_budget__affinity(void)
 	n = CPU_COUNT(&set);
 	return n > 0 ? (unsigned int)n : 1;
 }
+
+unsigned int cpu_budget__cpus(void)
+{
+	unsigned int n = cpu_budget__affinity(), lim;
+
+	if (n < 2)
+		return n;	/* no cgroup file to read */
+	lim = cpu_budget__limit("");
+	return lim && lim < n ? lim : n;
+}

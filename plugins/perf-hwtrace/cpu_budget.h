@@ -37,4 +37,15 @@ unsigned int cpu_budget__limit(const char *root);
  */
 unsigned int cpu_budget__affinity(void);
 
+/**
+ * cpu_budget__cpus() - the CPUs this process can keep busy
+ *
+ * cpu_budget__affinity(), or cpu_budget__limit("") where that is lower;
+ * the cgroup files are read only for an affinity of two CPUs or more.
+ * What the tool hands to the library as hwt_session_opts.cpus.
+ *
+ * Return: 1 at least.
+ */
+unsigned int cpu_budget__cpus(void);
+
 #endif

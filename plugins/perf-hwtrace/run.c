@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "cpu_budget.h"
 #include "run.h"
 #include "sinks.h"
 
@@ -96,6 +97,7 @@ int run(struct cli *c, struct run_args *a)
 		.summary_only = a->mode == RUN_REPORT,
 		.metrics = a->metrics,
 		.metrics_groups_only = a->mode == RUN_REPORT,
+		.cpus = cpu_budget__cpus,
 	};
 	struct script_sink ss;
 	struct dump_sink ds;

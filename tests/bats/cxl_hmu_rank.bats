@@ -177,3 +177,25 @@ EOF_PY
 	table "$BATS_TEST_TMPDIR/rep" cxl_hmu_summary | grep -Eq " max_overcount=[1-9][0-9]* "
 	[ "$(table "$BATS_TEST_TMPDIR/rep" cxl_hmu_hot | wc -l)" -eq 3 ]
 }
+
+@test "report ranks on two worker threads, in the decoding thread alone on one CPU" {
+	local d=$BATS_TEST_TMPDIR
+	[ "$(nproc)" -ge 2 ] || skip "one CPU: no worker threads anyway"
+	gen "$d/skew.bin" "$d/truth" skew
+	# threads are clone()s with CLONE_THREAD (LeakSanitizer cannot run
+	# under ptrace); taskset makes the affinity mask one CPU
+	local asan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	ASAN_OPTIONS=$asan strace -f -qq -e trace=clone,clone3 -o "$d/two.st" \
+		"$HWTRACE" decode --type cxl-hmu --granual 12 --report --top 20 "$d/skew.bin" \
+		> "$d/two.txt"
+	ASAN_OPTIONS=$asan strace -f -qq -e trace=clone,clone3 -o "$d/one.st" \
+		taskset -c 0 "$HWTRACE" decode --type cxl-hmu --granual 12 --report --top 20 \
+		"$d/skew.bin" > "$d/one.txt"
+	[ "$(grep -c 'CLONE_THREAD' "$d/two.st")" -eq 2 ]
+	[ "$(grep -c 'CLONE_THREAD' "$d/one.st" || true)" -eq 0 ]
+	# the same ranking either way: the generator's top 20, exactly
+	cmp "$d/two.txt" "$d/one.txt"
+	table "$d/one.txt" cxl_hmu_hot | sed -E 's/.*unit=([0-9]+) .*total_count=([0-9]+).*/\1 \2/' \
+		> "$d/got"
+	head -n20 "$d/truth" | diff - "$d/got"
+}

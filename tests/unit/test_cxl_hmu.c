@@ -6,7 +6,9 @@
  * HPA is written out by hand from the RFC (entry = unit << width | count,
  * DPA = unit << hotness_granual) and the CXL modulo-interleave definition.
  */
+#include <dirent.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "cxl_hmu/cxl_hmu_internal.h"
@@ -131,6 +133,72 @@ static void *mk(uint32_t type, uint64_t config1, bool have_attr, const struct hw
 	if (have_attr)
 		ctx.attr = &attr;
 	return hwt_cxl_hmu_decoder.new(&ctx, &diag);
+}
+
+static unsigned int one_cpu(void)
+{
+	return 1;
+}
+
+static unsigned int two_cpus(void)
+{
+	return 2;
+}
+
+/* the threads of this process, from /proc/self/task */
+static int nthreads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/*
+ * nthreads() once it is @want, or after two seconds: a joined thread may
+ * still be listed for a moment (its exit wakes the joiner before it is gone)
+ */
+static int nthreads_settled(int want)
+{
+	int n = nthreads();
+
+	for (int i = 0; i < 2000 && n != want; i++) {
+		usleep(1000);
+		n = nthreads();
+	}
+	return n;
+}
+
+/*
+ * report's ranking (summary_only, the default 256M budget) counts on two
+ * worker threads, started with the decoder, unless the session says the
+ * process has one CPU: then the decoding thread counts alone.
+ */
+static void test_rank_threads(void)
+{
+	unsigned int (*cpus[3])(void) = { NULL, two_cpus, one_cpu };
+	const int want[3] = { 3, 3, 1 };
+
+	CHECK_EQ(nthreads_settled(1), 1);
+	for (int i = 0; i < 3; i++) {
+		struct hwt_aux_ctx ctx = { .auxtrace_type = 7, .pmu_name = "cxl_hmu_mem0.0.0",
+					   .attr = &attr, .summary_only = true, .cpus = cpus[i] };
+		void *st;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.attr.config1 = 12ULL << 32;
+		st = hwt_cxl_hmu_decoder.new(&ctx, &diag);
+		CHECK(st != NULL);
+		CHECK_EQ(nthreads(), want[i]);
+		hwt_cxl_hmu_decoder.free(st);
+		CHECK_EQ(nthreads_settled(1), 1);
+	}
 }
 
 /*
@@ -780,5 +848,6 @@ int main(void)
 	RUN(test_distinct_cap);
 	RUN(test_match);
 	RUN(test_options);
+	RUN(test_rank_threads);
 	return check_done("cxl_hmu");
 }

@@ -58,6 +58,9 @@ struct hwt_device;
  * @metrics_no_groups: nobody asks the metrics computer for its groups (the
  *		sink has no metrics callback: script, Python): it may skip
  *		the sums behind them
+ * @cpus:	hwt_session_opts.cpus: asked by a decoder about to start
+ *		threads of its own (CXL HMU's ranking); NULL: not known, the
+ *		decoder starts them
  */
 struct hwt_aux_ctx {
 	uint32_t auxtrace_type;
@@ -73,6 +76,7 @@ struct hwt_aux_ctx {
 	bool metrics_groups_only;
 	bool metrics;
 	bool metrics_no_groups;
+	unsigned int (*cpus)(void);
 };
 
 /**
@@ -261,6 +265,10 @@ struct hwt_sink {
  *		sink->end still sees the streams' counters so far.  A decoder
  *		finishes the piece it is decoding, so a sink may get records of
  *		that piece after setting it.
+ * @cpus:	optional: how many CPUs the process may keep busy at once
+ *		(its affinity mask, a cgroup's CPU limit); a decoder that would
+ *		run threads of its own asks first, and runs none for one CPU.
+ *		NULL: decoders start their threads whatever the CPUs.
  */
 struct hwt_session_opts {
 	const struct hwt_opt *opts;
@@ -272,6 +280,7 @@ struct hwt_session_opts {
 	const volatile int *stop;
 	bool metrics;
 	bool metrics_groups_only;
+	unsigned int (*cpus)(void);
 };
 
 /**
