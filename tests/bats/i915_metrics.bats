@@ -250,24 +250,15 @@ PY
 		run "$HWTRACE" script -F time -i "$T/f.igt"
 		[ "$status" -eq 0 ]
 		echo "$output" > "$T/ours.txt"
-		python3 - "$T" <<'PY'
-import json, re, sys
+		python3 - "$T" "$FIX" <<'PY'
+import sys
 d = sys.argv[1]
-ours = [json.loads(l) for l in open(d + '/ours.json') if '"i915_oa_report"' in l]
+sys.path.insert(0, sys.argv[2])
+from igt_times import reports, reader_ends
+ours = reports(d + '/ours.json')
 times = [r['time'] for r in ours]
 assert all(a <= b for a, b in zip(times, times[1:])), 'times go backwards'
-by_ts = {}
-for r in ours:
-    by_ts.setdefault(r['ts'], set()).add(r['time'])
-n = 0
-for l in open(d + '/igt.txt'):
-    m = re.match(r'Time: CPU=0x([0-9a-f]+)-0x([0-9a-f]+) GPU=0x([0-9a-f]+)-0x([0-9a-f]+)', l)
-    if not m:
-        continue
-    c0, c1, g0, g1 = (int(x, 16) for x in m.groups())
-    assert by_ts[g0] == {c0} and by_ts[g1] == {c1}, (l, by_ts.get(g0), by_ts.get(g1))
-    n += 1
-assert n >= 1, n   # HSW has no contexts: one timeline
+assert len(reader_ends(ours, d + '/igt.txt')) >= 1   # HSW has no contexts: one timeline
 # text: perf's secs.usecs
 txt = [l.split('time=')[1].strip() for l in open(d + '/ours.txt') if 'time=' in l]
 assert txt[0] == '%d.%06d' % (times[0] // 10**9, times[0] % 10**9 // 1000), (txt[0], times[0])
@@ -286,47 +277,21 @@ PY
 	"$HWTRACE" script --json -F ts,time -i "$T/f.igt" > "$T/ours.json"
 	"$HWTRACE" script --json -F ts,time -i - < "$T/f.igt" > "$T/pipe.json"
 	cmp "$T/ours.json" "$T/pipe.json"
-	python3 - "$T" <<'PY'
-import json, re, struct, sys
+	python3 - "$T" "$FIX" <<'PY'
+import sys
 d = sys.argv[1]
-data = open(d + '/f.igt', 'rb').read()
-# the points, from the file's bytes: (CPU ns, GPU timestamp)
-pts, off = [], 0
-while off + 8 <= len(data):
-    typ, pad, size = struct.unpack_from('<IHH', data, off)
-    if typ == 65539:
-        pts.append(struct.unpack_from('<QQ', data, off + 8))
-    off += size
-assert len(pts) == 477, len(pts)
-M = 0xffffffff
-def cpu(ts):
-    """i915-perf-reader's rule: the points whose 32-bit GPU times bracket ts,
-    else the two at the nearer end, in integer ns (C division)"""
-    pairs = list(zip(pts, pts[1:]))
-    for (c0, g0), (c1, g1) in pairs:
-        if g0 & M <= ts < g1 & M:
-            break
-    else:
-        (c0, g0), (c1, g1) = pairs[0] if ts < pts[0][1] & M else pairs[-1]
-    p = (ts - (g0 & M)) * (c1 - c0)
-    return c0 + (abs(p) // (g1 - g0)) * (1 if p >= 0 else -1)
-ours = [json.loads(l) for l in open(d + '/ours.json') if '"i915_oa_report"' in l]
+sys.path.insert(0, sys.argv[2])
+from igt_times import point_time, reports, reader_ends
+cpu, npoints = point_time(d + '/f.igt')
+assert npoints == 477, npoints
+ours = reports(d + '/ours.json')
 assert len(ours) == 23780, len(ours)
 bad = [(i, r['ts'], r['time'], cpu(r['ts'])) for i, r in enumerate(ours) if r['time'] != cpu(r['ts'])]
 assert not bad, bad[:5]
 # and i915-perf-reader's own timeline ends, the one at report 15853 among them
-by_ts = {}
-for r in ours:
-    by_ts.setdefault(r['ts'], set()).add(r['time'])
-n = 0
-for l in open(d + '/igt.txt'):
-    m = re.match(r'Time: CPU=0x([0-9a-f]+)-0x([0-9a-f]+) GPU=0x([0-9a-f]+)-0x([0-9a-f]+)', l)
-    if m:
-        c0, c1, g0, g1 = (int(x, 16) for x in m.groups())
-        assert by_ts[g0] == {c0} and by_ts[g1] == {c1}, (l, by_ts.get(g0), by_ts.get(g1))
-        n += 1
-assert n == 3, n
-assert ours[15853]['ts'] in {int(x, 16) for x in re.findall(r'GPU=0x[0-9a-f]+-0x([0-9a-f]+)', open(d + '/igt.txt').read())}
+ends = reader_ends(ours, d + '/igt.txt')
+assert len(ends) == 3, ends
+assert ours[15853]['ts'] in {g1 for g0, g1 in ends}
 PY
 }
 
