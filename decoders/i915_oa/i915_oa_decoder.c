@@ -402,6 +402,12 @@ static inline uint64_t ts_mask(const struct oa_state *s)
 	return !s->fmt || s->fmt->hdr64 ? ~0ull : ts_shifted(s) ? 0x7fffffffull : 0xffffffffull;
 }
 
+/* whether a point past @ts is known: the report at @ts has its bracket */
+static inline bool corr_past(const struct oa_state *s, uint64_t ts)
+{
+	return s->ncorr >= 2 && ((s->corr[s->ncorr - 1].gpu_ts >> ts_shifted(s)) & ts_mask(s)) > ts;
+}
+
 /*
  * IGT's recorder writes a correlation point after each read of the OA
  * buffer, so a report's bracketing points follow it in the file.  Before a
@@ -412,12 +418,6 @@ static inline uint64_t ts_mask(const struct oa_state *s)
  * scanned once, just before the walk reads it.  A plain header walk that
  * stops at anything odd (the real walk reports that).
  */
-/* whether a point past @ts is known: the report at @ts has its bracket */
-static inline bool corr_past(const struct oa_state *s, uint64_t ts)
-{
-	return s->ncorr >= 2 && ((s->corr[s->ncorr - 1].gpu_ts >> ts_shifted(s)) & ts_mask(s)) > ts;
-}
-
 static void scan_ahead(struct oa_state *s, uint64_t ts)
 {
 	uint64_t end = s->piece_off + s->piece_size;

@@ -144,12 +144,6 @@ static inline uint32_t hwt_i915_oa__ctx_key(uint32_t gen, uint32_t ctx, bool ctx
 	return I915_OA_INVALID_CTX;
 }
 
-/**
- * hwt_i915_oa__decode_header - the header fields only (no counters: na = nb = nc = 0)
- *
- * Enough for timestamps, GPU ticks (Gen8+) and contexts, i.e. for the
- * per-context totals.  HSW's ticks live in C2: use hwt_i915_oa__decode_report().
- */
 /* Gfx12.5 OA timestamps are shifted right by one (IGT, Mesa) */
 static inline uint64_t hwt_i915_oa__ts_of(const struct hwt_i915_oa_format *fmt, uint32_t gen,
 					  uint64_t raw_ts)
@@ -164,6 +158,12 @@ static inline uint64_t hwt_i915_oa__report_ts(const struct hwt_i915_oa_format *f
 	return hwt_i915_oa__ts_of(fmt, gen, fmt->hdr64 ? hwt_le64(p + 8) : hwt_le32(p + 4));
 }
 
+/**
+ * hwt_i915_oa__decode_header - the header fields only (no counters: na = nb = nc = 0)
+ *
+ * Enough for timestamps, GPU ticks (Gen8+) and contexts, i.e. for the
+ * per-context totals.  HSW's ticks live in C2: use hwt_i915_oa__decode_report().
+ */
 static inline void hwt_i915_oa__decode_header(const struct hwt_i915_oa_format *fmt, uint32_t gen,
 					      const uint8_t *p, struct hwt_i915_oa_values *v)
 {
