@@ -457,8 +457,9 @@ static inline bool scan_wanted(const struct oa_state *s, uint64_t ts)
 }
 
 /*
- * Pieces are the session's 4 MiB windows, a deferred one up to twice that:
- * never defer in a piece this large, whatever the file
+ * Pieces are the session's 4 MiB windows; leaving a report makes the next
+ * one start at it and end a window later: never leave one in a piece this
+ * large, whatever the file
  */
 #define DEFER_MAX_PIECE (16u << 20)
 
