@@ -471,9 +471,9 @@ static inline bool scan_wanted(const struct oa_state *s, uint64_t ts)
  * finds the point to interpolate with.  Without this the report would be
  * extrapolated from the points before it.  Bounded: a report at a piece's
  * start is not left (every piece is consumed), nor is any until a new point
- * has been found since the last one left (where points are far apart, the
- * pieces keep their size), and a point more than a window after a report
- * is not looked for.
+ * has been found since the last one left (where points are far apart, only
+ * the piece after a point is longer, by less than a window), and a point
+ * more than a window after a report is not looked for.
  */
 static bool defer_report(struct oa_state *s, const uint8_t *body, uint64_t off)
 {
