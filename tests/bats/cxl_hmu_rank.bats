@@ -8,6 +8,10 @@
 
 load lib/common
 
+teardown() {
+	[ -z "${CG:-}" ] || rmdir "$CG" 2>/dev/null || true
+}
+
 # gen OUT TRUTH MODE: write the hotlist and the true totals (of the 1000
 # hottest units for "late", of all for "skew") ("unit total" lines, hottest first, ties by lower unit).
 gen() {
@@ -178,6 +182,18 @@ EOF_PY
 	[ "$(table "$BATS_TEST_TMPDIR/rep" cxl_hmu_hot | wc -l)" -eq 3 ]
 }
 
+# clones D LIMIT: the threads (clone()s with CLONE_THREAD) of report on
+# $d/skew.bin in $CG with a CPU limit of LIMIT, its output to D.txt
+cg_clones() {
+	local asan="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	cpu_limit "$2"
+	ASAN_OPTIONS=$asan strace -f -qq -e trace=clone,clone3 -o "$1.st" \
+		sh -c 'echo $$ > "$1/cgroup.procs" && shift && exec "$@"' _ "$CG" \
+		"$HWTRACE" decode --type cxl-hmu --granual 12 --report --top 20 "$d/skew.bin" \
+		> "$1.txt"
+	grep -c 'CLONE_THREAD' "$1.st" || true
+}
+
 @test "report ranks on two worker threads, in the decoding thread alone on one CPU" {
 	local d=$BATS_TEST_TMPDIR
 	[ "$(nproc)" -ge 2 ] || skip "one CPU: no worker threads anyway"
@@ -198,4 +214,10 @@ EOF_PY
 	table "$d/one.txt" cxl_hmu_hot | sed -E 's/.*unit=([0-9]+) .*total_count=([0-9]+).*/\1 \2/' \
 		> "$d/got"
 	head -n20 "$d/truth" | diff - "$d/got"
+	# a cgroup CPU limit (where one can be made): one CPU, no worker; two, both
+	cpu_cgroup_new || return 0
+	[ "$(cg_clones "$d/cg1" 1)" -eq 0 ]
+	[ "$(cg_clones "$d/cg2" 2)" -eq 2 ]
+	cmp "$d/two.txt" "$d/cg1.txt"
+	cmp "$d/two.txt" "$d/cg2.txt"
 }

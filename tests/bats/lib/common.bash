@@ -20,3 +20,30 @@ without_lib() {
 		"$empty" "$path" "$@"
 	rm -f "$empty"
 }
+
+# A new cgroup with the cpu controller (v1's, else v2's) in $CG; false when
+# none can be made here (not root, no cgroupfs, a read-only one).
+cpu_cgroup_new() {
+	local d
+	for d in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct /sys/fs/cgroup; do
+		[ -w "$d/cgroup.procs" ] || continue
+		[ "$d" != /sys/fs/cgroup ] || grep -qw cpu "$d/cgroup.subtree_control" 2>/dev/null || continue
+		CG=$d/hwtrace-test-$$
+		mkdir "$CG" 2>/dev/null && return 0
+	done
+	CG=
+	return 1
+}
+
+# cpu_limit CPUS: $CG's CPU bandwidth set to CPUS (a decimal) or "max"
+cpu_limit() {
+	local q=max
+	[ "$1" = max ] || q=$(echo "$1 * 100000 / 1" | bc)
+	if [ -e "$CG/cpu.max" ]; then
+		echo "$q 100000" > "$CG/cpu.max"
+	else
+		echo "100000" > "$CG/cpu.cfs_period_us"
+		[ "$q" != max ] || q=-1
+		echo "$q" > "$CG/cpu.cfs_quota_us"
+	fi
+}
