@@ -78,14 +78,31 @@ static struct map_ahead *map_file(uint64_t size, int *fd)
 	return m;
 }
 
+/*
+ * whether the page holding file offset @off of @base (a file of @size
+ * bytes) is still the file's: mapped, and holding its bytes.  A freed
+ * range may be mapped again by anything else in the process (ASan's
+ * allocator does, under load): that is no page of the file kept.
+ */
+static bool file_page(const uint8_t *base, uint64_t off, uint64_t size)
+{
+	off &= ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
+	if (!mapped(base + off))
+		return false;
+	for (uint64_t i = off; i < off + 64 && i < size; i++)
+		if (base[i] != pattern(i))
+			return false;
+	return true;
+}
+
 /* delete @m: nothing of the file may stay mapped */
 static void unmap_file(struct map_ahead *m, int fd, uint64_t size)
 {
 	const uint8_t *base = map_ahead__base(m);
 
 	map_ahead__delete(m);
-	CHECK(!mapped(base));
-	CHECK(!mapped(base + size - 1));
+	CHECK(!file_page(base, 0, size));
+	CHECK(!file_page(base, size - 1, size));
 	close(fd);
 }
 
@@ -114,29 +131,13 @@ static void read_all(uint64_t size)
 		bool gone = false;
 
 		for (int i = 0; i < 2000 && !gone; i++) {
-			gone = !mapped(base);
+			gone = !file_page(base, 0, size);
 			if (!gone)
 				nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
 		}
 		CHECK(gone);
 	}
 	unmap_file(m, fd, size);
-}
-
-/*
- * whether the page at file offset @off of @base is still the file's: mapped,
- * and holding its bytes.  A freed range may be mapped again by anything
- * else in the process (ASan's allocator does, under load): that is no page
- * of the file kept.
- */
-static bool file_page(const uint8_t *base, uint64_t off)
-{
-	if (!mapped(base + off))
-		return false;
-	for (uint64_t i = 0; i < 64; i++)
-		if (base[off + i] != pattern(off + i))
-			return false;
-	return true;
 }
 
 /*
@@ -162,7 +163,7 @@ static void read_held(uint64_t size)
 		map_ahead__read(m, pos, end);
 		reads++;
 		for (uint64_t off = 0; off + page <= (last & ~(uint64_t)(page - 1)); off += page)
-			kept += file_page(base, off);
+			kept += file_page(base, off, size);
 		for (uint64_t i = pos; i < end; i++)
 			bad += base[i] != pattern(i);
 		last = pos;
@@ -197,7 +198,7 @@ static void test_small(void)
 		map_ahead__read(m, pos, pos + AHEAD / 4);
 		for (uint64_t i = pos; i < pos + AHEAD / 4; i++)
 			bad += base[i] != pattern(i);
-		CHECK(pos == 0 || !mapped(base + pos - 1));
+		CHECK(pos == 0 || !file_page(base, pos - 1, AHEAD));
 	}
 	CHECK_EQ(bad, 0);
 	unmap_file(m, fd, AHEAD);
