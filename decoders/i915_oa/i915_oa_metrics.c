@@ -114,6 +114,7 @@ static void *met_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 	if (!ctx->raw && ctx->npriv >= HWT_I915_OA_NPRIV_V2 &&
 	    ctx->priv[HWT_I915_OA_PRIV_LAYOUT] == 2)
 		device_words(m, ctx->priv);
+	hwt_i915_perf__prepare(m, &m->dev);
 	return m;
 }
 
@@ -156,8 +157,11 @@ static bool start(struct met *m)
 		fail(m, "no EU topology in the input (IGT TOPOLOGY record, AUXTRACE_INFO layout 2)", "");
 		return false;
 	}
-	m->perf = hwt_i915_perf__for_devinfo(m->dev.devid, m->dev.revision, m->dev.ts_freq,
-					     m->dev.gt_min, m->dev.gt_max, m->dev.topology);
+	m->perf = hwt_i915_perf__take(m, &m->dev);
+	if (!m->perf)
+		m->perf = hwt_i915_perf__for_devinfo(m->dev.devid, m->dev.revision,
+						     m->dev.ts_freq, m->dev.gt_min, m->dev.gt_max,
+						     m->dev.topology);
 	if (!m->perf) {
 		fail(m, "libi915_perf does not know the device of DEVICE_INFO", "");
 		return false;
@@ -344,6 +348,8 @@ static const struct hwt_metrics *met_record(void *state, const struct hwt_record
 
 		m->dev = *dv;
 		snprintf(m->set_name, sizeof(m->set_name), "%s", dv->metric_set);
+		if (!m->set && !m->failed)
+			hwt_i915_perf__prepare(m, &m->dev);
 		return NULL;
 	}
 	if (rec->type == &hwt_rt_i915_oa_lost) {
@@ -399,6 +405,7 @@ static void met_free(void *state)
 
 	if (!m)
 		return;
+	hwt_i915_perf__release(m);
 	hwt_i915_perf__free(m->perf);
 	free(m->defs);
 	free(m->eqs);

@@ -8,6 +8,11 @@
  * works, and --metrics says why it has none.  Loading it (relocating a
  * 10 MB library) takes as long as decoding a few megabytes of reports, so
  * a thread loads it while the decoder runs; the first use waits for it.
+ * Building a device's view of it (intel_perf_for_devinfo(): every metric
+ * set of the platform) takes a third as long again; the device is known
+ * from the recording's first records, so the same thread builds that
+ * view too once loaded, for the metrics computer that asked
+ * (hwt_i915_perf__prepare()).
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -43,9 +48,40 @@ static const struct hwt_lazy_sym syms[] = {
 static struct hwt_lazy_lib lib =
 	HWT_LAZY_LIB(I915_PERF_SONAME, RTLD_LAZY, "intel-gpu-tools 1.27", syms);
 
+/* the largest topology a view is prepared for (IGT's records are a few hundred bytes) */
+#define PREP_TOPO_MAX	4096
+
+/*
+ * The one device view the loading thread builds after the load.  It is
+ * asked for only while @loading (the thread has work left), and taken or
+ * released only once the thread is done: @dev does not change under it.
+ */
+static struct {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	bool loading;
+	const void *owner;		/* who asked, or NULL */
+	struct hwt_i915_oa_device dev;	/* its device, @topo its topology's copy */
+	uint64_t topo[PREP_TOPO_MAX / 8];
+	struct igt_perf *perf;		/* the view built, or NULL */
+} prep = { .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
 static void *load_thread(void *arg)
 {
-	hwt_lazy_lib__load(&lib);
+	bool loaded = hwt_lazy_lib__load(&lib);
+	struct igt_perf *perf = NULL;
+
+	pthread_mutex_lock(&prep.mu);
+	if (loaded && prep.owner) {
+		pthread_mutex_unlock(&prep.mu);
+		perf = igt.for_devinfo(prep.dev.devid, prep.dev.revision, prep.dev.ts_freq,
+				       prep.dev.gt_min, prep.dev.gt_max, prep.dev.topology);
+		pthread_mutex_lock(&prep.mu);
+	}
+	prep.perf = perf;
+	prep.loading = false;
+	pthread_cond_broadcast(&prep.cv);
+	pthread_mutex_unlock(&prep.mu);
 	return NULL;
 }
 
@@ -57,8 +93,10 @@ static void start_load(void)
 	/* if no thread starts, the first hwt_i915_perf__open() loads it */
 	if (pthread_attr_init(&a))
 		return;
-	if (!pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED))
-		pthread_create(&t, &a, load_thread, NULL);
+	pthread_mutex_lock(&prep.mu);
+	prep.loading = !pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED) &&
+		       !pthread_create(&t, &a, load_thread, NULL);
+	pthread_mutex_unlock(&prep.mu);
 	pthread_attr_destroy(&a);
 }
 
@@ -89,6 +127,62 @@ void hwt_i915_perf__free(struct igt_perf *perf)
 {
 	if (perf && hwt_lazy_lib__load(&lib))
 		igt.free(perf);
+}
+
+void hwt_i915_perf__prepare(const void *owner, const struct hwt_i915_oa_device *dev)
+{
+	if (!owner || !dev->topology || !dev->topology_size || dev->topology_size > PREP_TOPO_MAX)
+		return;
+	pthread_mutex_lock(&prep.mu);
+	if (prep.loading && !prep.owner) {
+		prep.owner = owner;
+		prep.dev = *dev;
+		prep.dev.metric_set = NULL;
+		prep.dev.uuid = NULL;
+		memcpy(prep.topo, dev->topology, dev->topology_size);
+		prep.dev.topology = prep.topo;
+	}
+	pthread_mutex_unlock(&prep.mu);
+}
+
+/* whether a view of @a is one of @b: intel_perf_for_devinfo()'s arguments alike */
+static bool same_device(const struct hwt_i915_oa_device *a, const struct hwt_i915_oa_device *b)
+{
+	return a->devid == b->devid && a->revision == b->revision && a->ts_freq == b->ts_freq &&
+	       a->gt_min == b->gt_min && a->gt_max == b->gt_max && b->topology &&
+	       a->topology_size == b->topology_size &&
+	       !memcmp(a->topology, b->topology, a->topology_size);
+}
+
+/* what @owner prepared, once the thread is done; the slot is free again */
+static struct igt_perf *prepared(const void *owner, const struct hwt_i915_oa_device *dev)
+{
+	struct igt_perf *perf = NULL, *stale = NULL;
+
+	pthread_mutex_lock(&prep.mu);
+	if (owner && prep.owner == owner) {
+		while (prep.loading)
+			pthread_cond_wait(&prep.cv, &prep.mu);
+		if (dev && same_device(&prep.dev, dev))
+			perf = prep.perf;
+		else
+			stale = prep.perf;
+		prep.perf = NULL;
+		prep.owner = NULL;
+	}
+	pthread_mutex_unlock(&prep.mu);
+	hwt_i915_perf__free(stale);
+	return perf;
+}
+
+struct igt_perf *hwt_i915_perf__take(const void *owner, const struct hwt_i915_oa_device *dev)
+{
+	return prepared(owner, dev);
+}
+
+void hwt_i915_perf__release(const void *owner)
+{
+	prepared(owner, NULL);
 }
 
 #define SET_OF(l) ((const struct igt_metric_set *)((const char *)(l) - \

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hwtrace/i915_oa.h"
+
 #define IGT_PERF_MAX_DELTAS	64	/* struct intel_perf_accumulator.deltas[] */
 
 struct igt_list_head {
@@ -89,6 +91,31 @@ struct igt_perf *hwt_i915_perf__for_devinfo(uint32_t devid, uint32_t revision,
 					    uint64_t ts_freq, uint64_t gt_min, uint64_t gt_max,
 					    const void *topology);
 void hwt_i915_perf__free(struct igt_perf *perf);
+
+/**
+ * hwt_i915_perf__prepare - have the loading thread build @dev's view
+ * @owner: who takes it (a metrics computer's state)
+ * @dev: the device, with its topology (both copied)
+ *
+ * While hwt_i915_perf__load_async()'s thread is loading the library, it
+ * builds the view of @dev (hwt_i915_perf__for_devinfo()) as soon as the
+ * library is loaded, so that the first report need not wait for it.  One
+ * view at a time: a call while another owner's is pending, or once the
+ * thread is done, does nothing.
+ */
+void hwt_i915_perf__prepare(const void *owner, const struct hwt_i915_oa_device *dev);
+
+/**
+ * hwt_i915_perf__take - the view @owner prepared, if it is @dev's, or NULL
+ *
+ * Waits for the loading thread.  A view of another device (the recording
+ * said more since) is freed.  On NULL, build one with
+ * hwt_i915_perf__for_devinfo().  The caller frees the view.
+ */
+struct igt_perf *hwt_i915_perf__take(const void *owner, const struct hwt_i915_oa_device *dev);
+
+/* free the view @owner prepared and did not take (waits for the loading thread) */
+void hwt_i915_perf__release(const void *owner);
 
 /* the metric set named @name (symbol name, e.g. "RenderBasic") or with uuid @name */
 const struct igt_metric_set *hwt_i915_perf__find_set(const struct igt_perf *perf,
