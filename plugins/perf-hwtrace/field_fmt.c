@@ -4,6 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "field_fmt.h"
 
@@ -121,6 +124,27 @@ static void kv(struct out *o, const struct hwt_field *f, const void *data, enum 
 	wrap(o, st, '}');
 }
 
+/* @v[0..n) or'ed together, four a step: a third of the instructions of one a step */
+static inline uint64_t or_all(const uint64_t *v, uint32_t n)
+{
+	uint64_t any = 0;
+	uint32_t i = 0;
+
+#ifdef __SSE2__
+	__m128i a = _mm_setzero_si128(), b = a;
+
+	for (; i + 4 <= n; i += 4) {
+		a = _mm_or_si128(a, _mm_loadu_si128((const __m128i *)(v + i)));
+		b = _mm_or_si128(b, _mm_loadu_si128((const __m128i *)(v + i + 2)));
+	}
+	a = _mm_or_si128(a, b);
+	any = (uint64_t)_mm_cvtsi128_si64(a) | (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(a, a));
+#endif
+	for (; i < n; i++)
+		any |= v[i];
+	return any;
+}
+
 /*
  * The elements of a decimal u64 array when they can be written as a plain
  * list (the common case, and the hot one: OA counters), else NULL.
@@ -130,7 +154,6 @@ static const uint64_t *u64_array(const struct hwt_field *f, const void *data, ui
 {
 	const char *p = (const char *)data + f->offset;
 	const uint64_t *v;
-	uint64_t any = 0;
 
 	if (f->hint != HWT_FH_DEC || hwt_field__is_signed(f))
 		return NULL;
@@ -142,9 +165,7 @@ static const uint64_t *u64_array(const struct hwt_field *f, const void *data, ui
 		return NULL;
 	if (st != FS_JSON)
 		return v;
-	for (uint32_t i = 0; i < n; i++)
-		any |= v[i];
-	return any < OUT_JSON_EXACT ? v : NULL;
+	return or_all(v, n) < OUT_JSON_EXACT ? v : NULL;
 }
 
 static void string(struct out *o, const struct hwt_field *f, const void *data,

@@ -84,6 +84,49 @@ static void test_bases(void)
 		  "\"count\":9007199254740992,\"arr\":[1,7],\"name\":\"x\"}\n");
 }
 
+/*
+ * A list is written as plain JSON numbers only if every element is exact:
+ * one above 2^53 anywhere (the list is checked four at a time, then one
+ * by one) makes each element what a scalar would be.
+ */
+static void test_list_exact(void)
+{
+	struct seven {
+		uint64_t v[7];
+	} r;
+	static const struct hwt_field f7[] = {
+		HWT_FIELD_ARRAY(struct seven, v, HWT_FT_U64, 7, HWT_FH_DEC),
+	};
+	static const struct hwt_record_type t7 = {
+		.name = "s", .fields = f7, .nfields = 1, .kind = HWT_RK_DATA,
+	};
+	struct hwt_record rec = { .type = &t7, .data = &r };
+	struct field_views v;
+	struct out o;
+	char want[256];
+
+	for (int big = -1; big < 7; big++) {
+		size_t len = (size_t)snprintf(want, sizeof(want), "{\"type\":\"s\",\"v\":[");
+
+		for (int i = 0; i < 7; i++) {
+			r.v[i] = i == big ? (1ull << 53) + 1 : (uint64_t)i * 1000;
+			if (i == big)
+				len += (size_t)snprintf(want + len, sizeof(want) - len,
+							"%s\"9007199254740993\"", i ? "," : "");
+			else
+				len += (size_t)snprintf(want + len, sizeof(want) - len, "%s%d",
+							i ? "," : "", i * 1000);
+		}
+		snprintf(want + len, sizeof(want) - len, "]}\n");
+		out__init(&o, -1);
+		field_views__init(&v, FS_JSON, NULL, 0);
+		field_fmt__record(&o, &v, &rec);
+		field_views__fini(&v);
+		o.buf[o.len] = 0;
+		CHECK_STR(o.buf, want);
+	}
+}
+
 /* Every field name means one thing: the same base and sign in every record type. */
 static void test_one_base_per_name(void)
 {
@@ -315,6 +358,7 @@ static void test_metrics_views(void)
 int main(void)
 {
 	RUN(test_bases);
+	RUN(test_list_exact);
 	RUN(test_one_base_per_name);
 	RUN(test_escape);
 	RUN(test_text_str_long);
