@@ -2,9 +2,9 @@
 /*
  * test_i915_perf_prep.c - a device's view of libi915_perf built by the
  * loading thread (hwt_i915_perf__prepare()): the view taken is the one a
- * plain hwt_i915_perf__for_devinfo() builds, it is taken only by who asked
- * and only for the device asked, a view not taken is freed (LeakSanitizer
- * under `make check`), and with no loading thread nothing is prepared.
+ * plain hwt_i915_perf__for_devinfo() builds, it is taken once, only by who
+ * asked and only for the device asked, and with no loading thread nothing
+ * is prepared.
  * The library loads once per process, so each case runs in a child.
  */
 #include <stdlib.h>

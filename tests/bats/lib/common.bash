@@ -3,7 +3,7 @@
 : "${BUILD:=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)/build}"
 export HWTRACE BUILD
 # make check: libpython's allocations at exit are not ours to report
-export LSAN_OPTIONS="suppressions=$(cd "$BATS_TEST_DIRNAME" && pwd)/lib/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS="suppressions=$(cd "$BATS_TEST_DIRNAME/.." && pwd)/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 # without_lib SONAME CMD...: run CMD with the shared library SONAME replaced
 # by an empty file, in a mount namespace of its own (the system is not
