@@ -7,9 +7,63 @@
  * TIMESTAMP_CORRELATION (65539), all framed like kernel records.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "i915_oa_internal.h"
+
+/*
+ * What libi915_perf 1.27 keeps of a topology (struct intel_perf_devinfo):
+ * 6 bytes of subslice masks, 96 of EU masks; found by giving the installed
+ * library topologies one byte past each (tests/bats/i915_metrics.bats)
+ */
+#define TOPO_SUBSLICE_MASKS	6
+#define TOPO_EU_MASKS		96
+#define TOPO_HEADER		16	/* flags and seven u16 sizes, offsets, strides */
+
+bool hwt_i915_oa__topology_check(const uint8_t *t, size_t n, char *why, size_t len)
+{
+	uint64_t slices, subslices, eus, ss_off, ss_stride, eu_off, eu_stride, data, ss_len, eu_len;
+
+	if (n < TOPO_HEADER) {
+		snprintf(why, len, "%zu bytes, less than its %u-byte header", n, TOPO_HEADER);
+		return false;
+	}
+	slices = hwt_get_u16(t + 2);
+	subslices = hwt_get_u16(t + 4);
+	eus = hwt_get_u16(t + 6);
+	ss_off = hwt_get_u16(t + 8);
+	ss_stride = hwt_get_u16(t + 10);
+	eu_off = hwt_get_u16(t + 12);
+	eu_stride = hwt_get_u16(t + 14);
+	data = n - TOPO_HEADER;
+	ss_len = slices * ss_stride;
+	eu_len = slices * subslices * eu_stride;
+	if (ss_len > TOPO_SUBSLICE_MASKS || eu_len > TOPO_EU_MASKS) {
+		snprintf(why, len, "%llu bytes of subslice masks and %llu of EU masks (%llu slices, "
+			 "%llu subslices, strides %llu and %llu); libi915_perf holds %u and %u",
+			 (unsigned long long)ss_len, (unsigned long long)eu_len,
+			 (unsigned long long)slices, (unsigned long long)subslices,
+			 (unsigned long long)ss_stride, (unsigned long long)eu_stride,
+			 TOPO_SUBSLICE_MASKS, TOPO_EU_MASKS);
+		return false;
+	}
+	/* the masks copied, and the last slice's, subslice's and EU's bit read */
+	if (ss_off + ss_len > data || eu_off + eu_len > data ||
+	    (slices && (slices - 1) / 8 >= data) ||
+	    (slices && subslices &&
+	     ss_off + (slices - 1) * ss_stride + (subslices - 1) / 8 >= data) ||
+	    (slices && subslices && eus &&
+	     eu_off + ((slices - 1) * subslices + subslices - 1) * eu_stride + (eus - 1) / 8 >= data)) {
+		snprintf(why, len, "its masks (subslices at %llu, EUs at %llu, for %llu slices of "
+			 "%llu subslices of %llu EUs) lie past its %llu bytes of data",
+			 (unsigned long long)ss_off, (unsigned long long)eu_off,
+			 (unsigned long long)slices, (unsigned long long)subslices,
+			 (unsigned long long)eus, (unsigned long long)data);
+		return false;
+	}
+	return true;
+}
 
 bool hwt_igt__probe(const uint8_t *head, size_t n)
 {

@@ -706,11 +706,18 @@ static void emit_device(struct oa_state *s, uint64_t off)
 
 static void topology(struct oa_state *s, const uint8_t *body, size_t n, uint64_t off)
 {
+	char why[192];
 	uint8_t *t;
 
 	/* realloc(p, 0) frees p: an empty topology record replaces nothing */
 	if (!n) {
 		hwt_diag__warn(s->diag, off, "IGT DEVICE_TOPOLOGY", "empty topology record ignored");
+		return;
+	}
+	/* libi915_perf trusts it (the metrics computer hands it over): checked here */
+	if (!hwt_i915_oa__topology_check(body, n, why, sizeof(why))) {
+		hwt_diag__error(s->diag, off, "IGT DEVICE_TOPOLOGY", "%s; record ignored", why);
+		s->diag->bytes.skipped += n;
 		return;
 	}
 	t = realloc(s->topology, n);

@@ -589,6 +589,20 @@ bool hwt_igt__probe(const uint8_t *head, size_t n);
 bool hwt_igt__device_info(const uint8_t *body, size_t n, struct hwt_igt_device_info *di);
 
 /**
+ * hwt_i915_oa__topology_check - whether libi915_perf may be given topology @t
+ * @t:		a drm_i915_query_topology_info (IGT's TOPOLOGY record, perf.data
+ *		layout 2's topology words) of @n bytes
+ * @why:	what is wrong, on false (@len bytes)
+ *
+ * intel_perf_for_devinfo() trusts the topology's header: it copies its
+ * subslice and EU masks into arrays of fixed size (an assert aborts the
+ * process when they do not fit) and reads every slice's, subslice's and
+ * EU's bit at the offsets and strides the header gives.  True when all of
+ * that lies in the @n bytes and fits those arrays.
+ */
+bool hwt_i915_oa__topology_check(const uint8_t *t, size_t n, char *why, size_t len);
+
+/**
  * hwt_igt__gpu_to_cpu - map an OA timestamp (low @mask bits, already shifted)
  * to CPU ns by linear interpolation between correlation points, as IGT's
  * reader does (points whose masked GPU time brackets @ts; else the first pair

@@ -53,6 +53,7 @@ struct met {
 	struct hwt_i915_oa_device dev;	/* perf.data: from AUXTRACE_INFO */
 	char set_name[256];
 	uint64_t topo[HWT_I915_OA_TOPO_MAX / 8];	/* perf.data's topology */
+	char topo_why[192];		/* what is wrong with it, or "" */
 	bool have_dev, failed;
 	bool groups_only;	/* report: no per-report values */
 	bool no_groups;		/* script: no per-context sums */
@@ -87,6 +88,10 @@ static void device_words(struct met *m, const uint64_t *priv)
 	m->set_name[HWT_I915_OA_UUID_LEN] = 0;
 	if (tsize && tsize <= HWT_I915_OA_TOPO_MAX) {
 		memcpy(m->topo, &priv[HWT_I915_OA_PRIV_TOPO], tsize);
+		/* libi915_perf trusts it: a bad one is no topology */
+		if (!hwt_i915_oa__topology_check((const uint8_t *)m->topo, tsize, m->topo_why,
+						 sizeof(m->topo_why)))
+			return;
 		m->dev.topology = m->topo;
 		m->dev.topology_size = (uint32_t)tsize;
 	}
@@ -152,6 +157,13 @@ static bool start(struct met *m)
 		return false;
 	}
 
+	if (!m->dev.topology && m->topo_why[0]) {
+		/* bad input, as the decoder's IGT TOPOLOGY check says of a record */
+		m->failed = true;
+		hwt_diag__error(m->diag, 0, "i915 metrics", "no metrics: the EU topology of "
+				"AUXTRACE_INFO is unusable: %s", m->topo_why);
+		return false;
+	}
 	if (!m->dev.topology) {
 		/* the equations read the EU topology: IGT TOPOLOGY, perf.data layout 2 */
 		fail(m, "no EU topology in the input (IGT TOPOLOGY record, AUXTRACE_INFO layout 2)", "");

@@ -219,6 +219,51 @@ PY
 	[[ "$output" != *'"metrics"'* ]]
 }
 
+@test "a TOPOLOGY libi915_perf cannot take is an error at its offset, not an abort" {
+	local t off
+	$GEN --reports 9 -o "$T/f.igt" > /dev/null
+	# at libi915_perf 1.27's limits (6 bytes of subslice masks, 96 of EU
+	# masks): the reader and we both compute metrics
+	for t in "6 6 16 1 1 7 2 79" "1 48 16 1 6 7 2 103"; do
+		python3 "$FIX/igt_topology.py" "$T/f.igt" "$T/ok.igt" $t > /dev/null
+		"$READER" -c all "$T/ok.igt" > /dev/null
+		run "$HWTRACE" report --metrics --json -i "$T/ok.igt"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *'"metrics":{"AvgGpuCoreFrequency":'* ]]
+	done
+	# a byte past either limit: the library's assert aborts the reader (134)
+	for t in "7 6 16 1 1 8 2 92" "1 49 16 1 6 7 2 105"; do
+		off=$(python3 "$FIX/igt_topology.py" "$T/f.igt" "$T/bad.igt" $t)
+		run "$READER" -c all "$T/bad.igt"
+		[ "$status" -eq 134 ]
+		run "$HWTRACE" report --metrics -i "$T/bad.igt"
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"offset $(printf 0x%x "$off"): IGT DEVICE_TOPOLOGY: "*"libi915_perf holds 6 and 96; record ignored"* ]]
+		[[ "$output" == *"no metrics: no EU topology in the input"* ]]
+	done
+	# masks past the record's end (the library would read beyond it): the
+	# same, and every report is still decoded, the record's bytes skipped
+	off=$(python3 "$FIX/igt_topology.py" "$T/f.igt" "$T/bad.igt" 1 6 16 1 1 60 2 24)
+	run "$HWTRACE" script --metrics --json -i "$T/bad.igt"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"offset $(printf 0x%x "$off"): IGT DEVICE_TOPOLOGY: its masks"*"lie past its 24 bytes of data; record ignored"* ]]
+	[ "$(grep -c '"type":"i915_oa_report"' <<< "$output")" -eq 9 ]
+	[[ "$output" != *'"metrics"'* ]]
+	[[ "$output" == *" 40 skipped"* ]]
+	# perf.data (layout 2): the topology words of AUXTRACE_INFO (from priv[20]
+	# on, after the record's 16-byte head), its EU stride made 200
+	"$HWTRACE" synth --type i915-oa --lost 0 --size 64K -o "$T/s.data"
+	off=$(python3 "$BATS_TEST_DIRNAME/lib/perfdata.py" records "$T/s.data" | awk '$2 == 70 { print $1; exit }')
+	[ -n "$off" ]
+	python3 "$BATS_TEST_DIRNAME/lib/perfdata.py" set-u16 "$T/s.data" $((off + 16 + 20 * 8 + 14)) 200
+	run "$HWTRACE" report --metrics -i "$T/s.data"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no metrics: the EU topology of AUXTRACE_INFO is unusable: 1 bytes of subslice masks and 1200 of EU masks"* ]]
+}
+
 @test "without libi915_perf: --metrics says why, script and report decode as without it" {
 	$GEN --reports 9 -o "$T/f.igt" > /dev/null
 	without_lib libi915_perf.so.1.5 "$HWTRACE" report --metrics -i "$T/f.igt"

@@ -463,7 +463,7 @@ static void test_malformed(void)
 	/* a topology, then an empty one: realloc(p, 0) used to free p twice */
 	n = 0;
 	n += hdr(b + n, IGT_PERF_RECORD_TOPOLOGY, 8 + 16);
-	memset(b + n, 0xa5, 16);
+	memset(b + n, 0, 16);	/* a header of no slice: a topology libi915_perf may take */
 	n += 16;
 	n += hdr(b + n, IGT_PERF_RECORD_TOPOLOGY, 8);
 	n += sample(b + n, 100, 1, 1000, 1);
@@ -802,8 +802,62 @@ static void test_set_sane(void)
 	CHECK(!hwt_i915_perf__set_sane(&set));
 }
 
+/* a topology header (flags 0) and @data bytes of masks, all set, in @t; returns its size */
+static size_t topo(uint8_t *t, uint16_t slices, uint16_t subslices, uint16_t eus,
+		   uint16_t ss_off, uint16_t ss_stride, uint16_t eu_off, uint16_t eu_stride,
+		   size_t data)
+{
+	const uint16_t h[8] = { 0, slices, subslices, eus, ss_off, ss_stride, eu_off, eu_stride };
+
+	memcpy(t, h, sizeof(h));
+	memset(t + 16, 0xff, data);
+	return 16 + data;
+}
+
+/*
+ * What libi915_perf may be given: the mask arrays it copies into (6 and 96
+ * bytes, the limits i915_metrics.bats finds the real library to abort
+ * past) and every bit it reads inside the record.
+ */
+static void test_topology_check(void)
+{
+	uint8_t t[16 + 512];
+	char why[192];
+
+	/* synth's and gen_igt.py's: 1 slice, 6 subslices of 16 EUs */
+	CHECK(hwt_i915_oa__topology_check(t, topo(t, 1, 6, 16, 1, 1, 2, 2, 14), why, sizeof(why)));
+	CHECK(!hwt_i915_oa__topology_check(t, 15, why, sizeof(why)));
+	CHECK_STR(why, "15 bytes, less than its 16-byte header");
+	/* subslice masks: 6 bytes fit, 7 do not */
+	CHECK(hwt_i915_oa__topology_check(t, topo(t, 6, 6, 16, 1, 1, 7, 2, 79), why, sizeof(why)));
+	CHECK(!hwt_i915_oa__topology_check(t, topo(t, 7, 6, 16, 1, 1, 8, 2, 92), why,
+					   sizeof(why)));
+	CHECK(strstr(why, "7 bytes of subslice masks and 84 of EU masks") != NULL);
+	/* EU masks: 96 bytes fit, 98 do not */
+	CHECK(hwt_i915_oa__topology_check(t, topo(t, 1, 48, 16, 1, 6, 7, 2, 103), why,
+					  sizeof(why)));
+	CHECK(!hwt_i915_oa__topology_check(t, topo(t, 1, 49, 16, 1, 6, 7, 2, 105), why,
+					   sizeof(why)));
+	CHECK(strstr(why, "98 of EU masks") != NULL);
+	/* the last EU's bit is the data's last byte; a byte less and it is past */
+	CHECK(hwt_i915_oa__topology_check(t, topo(t, 1, 6, 16, 1, 1, 2, 2, 14), why, sizeof(why)));
+	CHECK(!hwt_i915_oa__topology_check(t, topo(t, 1, 6, 16, 1, 1, 2, 2, 13), why,
+					   sizeof(why)));
+	CHECK(strstr(why, "lie past its 13 bytes of data") != NULL);
+	/* a subslice mask, the slice mask itself past the end */
+	CHECK(!hwt_i915_oa__topology_check(t, topo(t, 1, 6, 16, 20, 1, 2, 2, 14), why,
+					   sizeof(why)));
+	CHECK(!hwt_i915_oa__topology_check(t, topo(t, 1, 0, 0, 0, 0, 0, 0, 0), why, sizeof(why)));
+	/* no slice at all: nothing read, nothing copied */
+	CHECK(hwt_i915_oa__topology_check(t, topo(t, 0, 0, 0, 0, 0, 0, 0, 0), why, sizeof(why)));
+	/* offsets near 2^16: no wrap in the sums */
+	CHECK(!hwt_i915_oa__topology_check(t, topo(t, 1, 6, 16, 65535, 1, 65535, 2, 14), why,
+					   sizeof(why)));
+}
+
 int main(void)
 {
+	RUN(test_topology_check);
 	RUN(test_table);
 	RUN(test_a32u40);
 	RUN(test_a24u40);
