@@ -172,16 +172,17 @@ static void *worker_main(void *arg)
 static void start_workers(struct fmt_pool *p)
 {
 	/*
-	 * The cgroup's CPU limit, read only now that there is work for
-	 * threads: a limit of N CPUs leaves N - 1 for workers (none: the
-	 * caller renders every batch, as with fmt_pool__new_workers(0)).
+	 * The CPUs the process may keep busy (the cgroup's limit read only
+	 * now that there is work for threads): N leave N - 1 for workers
+	 * (none: the caller renders every batch, as with
+	 * fmt_pool__new_workers(0)).
 	 */
 	if (p->budget) {
-		unsigned lim = cpu_budget__limit("");
+		unsigned cpus = cpu_budget__cpus();
 
 		p->budget = false;
-		if (lim && lim - 1 < p->nworkers)
-			p->nworkers = lim - 1;
+		if (cpus - 1 < p->nworkers)
+			p->nworkers = cpus - 1;
 	}
 	while (p->started < p->nworkers) {
 		struct worker *w = calloc(1, sizeof(*w));
