@@ -252,12 +252,19 @@ PY
 	[ "$(grep -c '"type":"i915_oa_report"' <<< "$output")" -eq 9 ]
 	[[ "$output" != *'"metrics"'* ]]
 	[[ "$output" == *" 40 skipped"* ]]
-	# perf.data (layout 2): the topology words of AUXTRACE_INFO (from priv[20]
-	# on, after the record's 16-byte head), its EU stride made 200
+	# perf.data (layout 2): in AUXTRACE_INFO, the topology synth's model
+	# writes (1 slice, 6 subslices of 16 EUs, masks at 1 and 2, strides 1
+	# and 2: the header's 16 bytes, found by value), its EU stride made 200
 	"$HWTRACE" synth --type i915-oa --lost 0 --size 64K -o "$T/s.data"
-	off=$(python3 "$BATS_TEST_DIRNAME/lib/perfdata.py" records "$T/s.data" | awk '$2 == 70 { print $1; exit }')
-	[ -n "$off" ]
-	python3 "$BATS_TEST_DIRNAME/lib/perfdata.py" set-u16 "$T/s.data" $((off + 16 + 20 * 8 + 14)) 200
+	off=$(python3 - "$T/s.data" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+hdr = struct.pack('<8H', 0, 1, 6, 16, 1, 1, 2, 2)
+assert d.count(hdr) == 1, d.count(hdr)
+print(d.index(hdr) + 14)
+PY
+)
+	python3 "$BATS_TEST_DIRNAME/lib/perfdata.py" set-u16 "$T/s.data" "$off" 200
 	run "$HWTRACE" report --metrics -i "$T/s.data"
 	echo "$output"
 	[ "$status" -eq 1 ]
