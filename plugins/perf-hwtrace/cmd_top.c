@@ -186,55 +186,130 @@ static void json_u64_or_null(struct out *o, bool have, uint64_t v)
 }
 
 /*
+ * A client's engines and memory are written in place (out__room()): one
+ * check for room per engine or region instead of one per piece, and no
+ * reload of the out's length after each byte, which a char store may
+ * alias.  Room for one piece when its name is short and plain; a longer
+ * name, one to escape, or a percentage printf must write goes the out's
+ * way, then writing in place goes on.
+ */
+#define PIECE_ROOM	512
+#define NAME_FAST	64
+
+static inline char *lit(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* a key of a table: 16 bytes copied whatever its length, no call */
+struct key16 {
+	char s[16];
+	size_t n;
+};
+
+#define KEY16(str) { str, sizeof(str) - 1 }
+
+static inline char *key16(char *p, const struct key16 *k)
+{
+	memcpy(p, k->s, 16);
+	return p + k->n;
+}
+
+#define PLIT(p, s) lit(p, s, sizeof(s) - 1)
+
+/* put_u64() in place */
+static inline char *num(char *p, uint64_t v)
+{
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	return out__put_u64(p, v);
+}
+
+/* json_u64_or_null() in place */
+static inline char *json_num(char *p, bool have, uint64_t v)
+{
+	if (!have)
+		return PLIT(p, "null");
+	if (v <= OUT_JSON_EXACT)
+		return num(p, v);
+	*p++ = '"';
+	p = out__put_u64(p, v);
+	*p++ = '"';
+	return p;
+}
+
+/* @s quoted at @p, where out__room(@o, PIECE_ROOM) gave it; returns the end */
+static char *json_name(struct out *o, char *p, const char *s)
+{
+	char *q = out__put_json_name(p, s, NAME_FAST);
+
+	if (q)
+		return q;
+	out__set_end(o, p);
+	out__json_str(o, s);
+	return out__room(o, PIECE_ROOM);
+}
+
+/*
  * printf("%.2f", @x) without printf for the usual percentages.  Below 1e9,
  * x * 100 is within 1e-5 of its exact value, so rounding it gives printf's
  * digits unless it lies near a half; those, and anything odd, go to printf.
  */
-static void json_pct(struct out *o, double x)
+static char *json_pct(struct out *o, char *p, double x)
 {
 	double y = x * 100.0, r = floor(y);
 	uint64_t v;
 
 	if (!(x >= 0 && x < 1e9) || fabs(y - r - 0.5) < 1e-4) {
+		out__set_end(o, p);
 		out__printf(o, "%.2f", x);
-		return;
+		return out__room(o, PIECE_ROOM);
 	}
 	v = (uint64_t)r + (y - r > 0.5);
-	put_u64(o, v / 100);
-	out__putc(o, '.');
-	out__putc(o, '0' + v % 100 / 10);
-	out__putc(o, '0' + v % 10);
+	p = num(p, v / 100);
+	p[0] = '.';
+	p[1] = (char)('0' + v % 100 / 10);
+	p[2] = (char)('0' + v % 10);
+	return p + 3;
 }
 
+/* engine @e, with a ',' before it unless @first */
 static void json_engine(struct out *o, const struct hwt_drm_engine *e,
-			const struct hwt_drm_util *u)
+			const struct hwt_drm_util *u, bool first)
 {
 	/* the counters a driver gives, in the order of enum hwt_drm_have's bits */
-#define NUM(bit, key, memb) { bit, key, sizeof(key) - 1, offsetof(struct hwt_drm_engine, memb) }
-	static const struct { unsigned bit; const char *key; size_t len, off; } nums[] = {
+#define NUM(bit, key, memb) { bit, KEY16(key), offsetof(struct hwt_drm_engine, memb) }
+	static const struct { unsigned bit; struct key16 key; size_t off; } nums[] = {
 		NUM(HWT_DRM_HAVE_NS, "\"busy_ns\":", busy_ns),
 		NUM(HWT_DRM_HAVE_CYCLES, "\"cycles\":", cycles),
 		NUM(HWT_DRM_HAVE_TOTAL, "\"total_cycles\":", total_cycles),
 	};
 #undef NUM
+	char *p = out__room(o, PIECE_ROOM);
 
-	out__json_str(o, e->name);
-	PUT_LIT(o, ":{");
+	if (!first)
+		*p++ = ',';
+	p = json_name(o, p, e->name);
+	p = PLIT(p, ":{");
 	for (size_t i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
 		if (!(e->have & nums[i].bit))
 			continue;
-		put(o, nums[i].key, nums[i].len);
-		json_u64_or_null(o, true, *(const uint64_t *)((const char *)e + nums[i].off));
-		out__putc(o, ',');
+		p = key16(p, &nums[i].key);
+		p = json_num(p, true, *(const uint64_t *)((const char *)e + nums[i].off));
+		*p++ = ',';
 	}
-	PUT_LIT(o, "\"capacity\":");
-	put_u64(o, e->capacity);
-	PUT_LIT(o, ",\"util\":");
+	p = PLIT(p, "\"capacity\":");
+	p = num(p, e->capacity);
+	p = PLIT(p, ",\"util\":");
 	if (u->src == HWT_DRM_UTIL_NONE || !isfinite(u->percent))
-		PUT_LIT(o, "null");
+		p = PLIT(p, "null");
 	else
-		json_pct(o, u->percent);
-	out__putc(o, '}');
+		p = json_pct(o, p, u->percent);
+	*p++ = '}';
+	out__set_end(o, p);
 }
 
 /* A client's object up to its engines: what only a scan or a new driver, pdev or id changes. */
@@ -266,32 +341,29 @@ static void json_client_head(struct out *o, const struct drm_client *cl)
 static void json_client_body(struct out *o, const struct drm_client *cl)
 {
 	/* the keys of enum hwt_drm_mem, quoted, with the separator before each */
-#define LIT(s) { s, sizeof(s) - 1 }
-	static const struct { const char *s; size_t n; } mem_keys[HWT_DRM_MEM_N] = {
-		LIT("{\"total\":"), LIT(",\"shared\":"), LIT(",\"resident\":"),
-		LIT(",\"purgeable\":"), LIT(",\"active\":"),
+	static const struct key16 mem_keys[HWT_DRM_MEM_N] = {
+		KEY16("{\"total\":"), KEY16(",\"shared\":"), KEY16(",\"resident\":"),
+		KEY16(",\"purgeable\":"), KEY16(",\"active\":"),
 	};
-#undef LIT
 	const struct hwt_drm_fdinfo *fi = &cl->cur;
 
-	for (uint32_t i = 0; i < fi->nengines; i++) {
-		if (i)
-			out__putc(o, ',');
-		json_engine(o, &fi->engines[i], &cl->util[i]);
-	}
+	for (uint32_t i = 0; i < fi->nengines; i++)
+		json_engine(o, &fi->engines[i], &cl->util[i], !i);
 	PUT_LIT(o, "},\"memory\":{");
 	for (uint32_t i = 0; i < fi->nregions; i++) {
 		const struct hwt_drm_region *r = &fi->regions[i];
+		char *p = out__room(o, PIECE_ROOM);
 
 		if (i)
-			out__putc(o, ',');
-		out__json_str(o, r->name);
-		out__putc(o, ':');
+			*p++ = ',';
+		p = json_name(o, p, r->name);
+		*p++ = ':';
 		for (int m = 0; m < HWT_DRM_MEM_N; m++) {
-			put(o, mem_keys[m].s, mem_keys[m].n);
-			json_u64_or_null(o, r->have & (1u << m), r->bytes[m]);
+			p = key16(p, &mem_keys[m]);
+			p = json_num(p, r->have & (1u << m), r->bytes[m]);
 		}
-		out__putc(o, '}');
+		*p++ = '}';
+		out__set_end(o, p);
 	}
 	PUT_LIT(o, "}}");
 }

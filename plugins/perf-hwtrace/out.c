@@ -13,6 +13,14 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+/* AddressSanitizer: no read past a string's end, even within its page */
+#if defined(__SANITIZE_ADDRESS__)
+#define OUT_NO_OVERREAD
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OUT_NO_OVERREAD
+#endif
+#endif
 
 #include "out.h"
 
@@ -641,6 +649,48 @@ void out__hex(struct out *o, uint64_t v, unsigned width)
 static const uint8_t json_plain[256] = {
 	[0x20 ... 0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0xff] = 1,	/* 0x22 ", 0x5c \\ */
 };
+
+char *out__put_json_name(char *p, const char *s, size_t max)
+{
+	size_t n = 0;
+
+#if defined(__SSE2__) && !defined(OUT_NO_OVERREAD)
+	/*
+	 * A name of up to 15 bytes (engines, regions): 16 bytes at once, when
+	 * they do not cross into the next page.  The first byte that is a
+	 * control (NUL among them), '"' or '\\' ends it; a NUL there is the
+	 * end of a plain name, copied with the bytes after it, which the
+	 * closing quote then covers or the caller's room holds.
+	 */
+	if (max >= 15 && ((uintptr_t)s & 4095) <= 4096 - 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)s);
+		__m128i ctl = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1f)),
+					     _mm_set1_epi8(0x1f));
+		__m128i odd = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+					   _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+		unsigned stop = (unsigned)_mm_movemask_epi8(_mm_or_si128(ctl, odd));
+
+		if (stop) {
+			n = (size_t)__builtin_ctz(stop);
+			if (s[n])
+				return NULL;	/* a byte to escape */
+			*p = '"';
+			_mm_storeu_si128((__m128i *)(p + 1), v);
+			p[n + 1] = '"';
+			return p + n + 2;
+		}
+		n = 16;	/* longer: on byte by byte */
+	}
+#endif
+	while (n <= max && json_plain[(unsigned char)s[n]])
+		n++;
+	if (s[n])
+		return NULL;	/* too long, or a byte to escape */
+	*p = '"';
+	memcpy(p + 1, s, n);
+	p[n + 1] = '"';
+	return p + n + 2;
+}
 
 void out__json_str(struct out *o, const char *s)
 {

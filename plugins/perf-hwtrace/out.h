@@ -81,6 +81,12 @@ void out__double(struct out *o, double v);
 void out__hex(struct out *o, uint64_t v, unsigned width);
 /* a JSON string literal with quotes and escapes */
 void out__json_str(struct out *o, const char *s);
+/*
+ * @s as a JSON string at @p (@max + 2 bytes free, and 17 at least), if it
+ * is at most @max bytes and has nothing to escape; returns the end, or
+ * NULL (nothing usable written: the caller takes out__json_str()).
+ */
+char *out__put_json_name(char *p, const char *s, size_t max);
 /* a CSV cell, quoted when it holds , " or a newline */
 void out__csv_str(struct out *o, const char *s);
 /*

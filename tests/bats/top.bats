@@ -534,6 +534,56 @@ print(fcntl.fcntl(0, 1032), len(lines), [len(json.loads(l)["clients"]) for l in 
 	done
 }
 
+# odd ROOT BUSY: one client whose engine and region names need escaping or
+# are long (15, 16, 17, 70 bytes), with counters past 2^53 and BUSY ns on
+# the engines whose utilisation printf must round
+odd() {
+	local n70
+	n70=$(printf 'n%.0s' $(seq 70))
+	mkfd "$1" 100 app 3 /dev/dri/renderD128 "$(printf 'drm-driver:\ti915\ndrm-client-id:\t7\n'
+		printf 'drm-engine-a"b:\t5 ns\ndrm-engine-c\\d:\t6 ns\n'
+		printf 'drm-engine-fifteen-chars-x:\t9007199254740993 ns\n'
+		printf 'drm-engine-sixteen-chars-xy:\t%s ns\ndrm-engine-seventeen-chars-xy:\t%s ns\n' "$2" "$2"
+		printf 'drm-engine-%s:\t12 ns\ndrm-engine-capacity-%s:\t12\n' "$n70" "$n70"
+		printf 'drm-total-r\001g:\t3 KiB\ndrm-resident-r\001g:\t9007199254740993\n')"
+}
+
+@test "top --json: names to escape or long, counters past 2^53 and percentages printf rounds" {
+	# 50000 ns in 1 s is 0.005 %, which only printf rounds as C does; 2e16 ns
+	# is 2e9 %, past the digits top writes itself
+	odd "$T/a" 0
+	odd "$T/b" 50000
+	run "$HWTRACE" top --proc "$T/a" --proc "$T/b" -n 2 -d 0 --clock-file "$T/clock" --json
+	[ "$status" -eq 0 ]
+	echo "$output" | tail -n 1 >"$T/1.json"
+	rm -rf "$T/b" && odd "$T/b" 20000000000000000
+	run "$HWTRACE" top --proc "$T/a" --proc "$T/b" -n 2 -d 0 --clock-file "$T/clock" --json
+	[ "$status" -eq 0 ]
+	echo "$output" | tail -n 1 >"$T/2.json"
+	# the values the tree holds, the percentages as Python's printf gives them
+	python3 - "$T/1.json" "$T/2.json" <<'PY'
+import json, sys
+for path, busy in zip(sys.argv[1:], (50000, 20000000000000000)):
+    text = open(path).read()
+    (cl,) = json.loads(text)["clients"]
+    e = cl["engines"]
+    assert list(e) == ['a"b', "c\\d", "fifteen-chars-x", "sixteen-chars-xy",
+                       "seventeen-chars-xy", "n" * 70], list(e)
+    assert e['a"b'] == {"busy_ns": 5, "capacity": 1, "util": 0.0}, e
+    assert e["c\\d"] == {"busy_ns": 6, "capacity": 1, "util": 0.0}, e
+    assert e["fifteen-chars-x"]["busy_ns"] == "9007199254740993", e
+    assert e["n" * 70] == {"busy_ns": 12, "capacity": 12, "util": 0.0}, e
+    pct = "%.2f" % (100.0 * busy / 1e9)
+    num = str(busy) if busy <= 2**53 else '"%d"' % busy	# JSON's exact integers
+    for k in ("sixteen-chars-xy", "seventeen-chars-xy"):
+        assert '"%s":{"busy_ns":%s,"capacity":1,"util":%s}' % (k, num, pct) in text, (k, pct)
+    assert cl["memory"] == {"r\x01g": {"total": 3072, "shared": None,
+                            "resident": "9007199254740993", "purgeable": None,
+                            "active": None}}, cl["memory"]
+    assert '"r\\u0001g":' in text
+PY
+}
+
 @test "top: an unchanged fdinfo is not parsed again, and prints what a parse would" {
 	local r
 	printf '%s\n' 1000000000 2000000000 3000000000 4000000000 >"$T/clock"
