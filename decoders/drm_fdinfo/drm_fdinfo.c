@@ -130,6 +130,15 @@ static inline bool eq8(const char *a, const char *b)
 	return x == y;
 }
 
+static inline bool eq4(const char *a, const char *b)
+{
+	uint32_t x, y;
+
+	memcpy(&x, a, 4);
+	memcpy(&y, b, 4);
+	return x == y;
+}
+
 static inline bool bytes_eq(const char *a, const char *b, size_t n)
 {
 	if (n >= 8) {
@@ -138,6 +147,8 @@ static inline bool bytes_eq(const char *a, const char *b, size_t n)
 				return false;
 		return eq8(a + n - 8, b + n - 8);	/* the tail, overlapping */
 	}
+	if (n >= 4)	/* "flags", "mnt_id": two overlapping words */
+		return eq4(a, b) && eq4(a + n - 4, b + n - 4);
 	while (n--)
 		if (*a++ != *b++)
 			return false;
@@ -794,6 +805,7 @@ static bool replay_scan(const struct hwt_drm_fdinfo *fi, const char *text, size_
 {
 	size_t start = k < fi->nplan ? fi->plan[k].off : 0;
 	const char *p, *end = text + len;
+	uint64_t dec = 0, skip = 0;	/* in registers: the stores to @val and @offs may alias */
 	uint32_t s;
 
 	*decoded = *skipped = 0;
@@ -814,7 +826,7 @@ static bool replay_scan(const struct hwt_drm_fdinfo *fi, const char *text, size_
 				p++;
 			if (p < end && *p++ != '\n')
 				return false;
-			*skipped += p - line;
+			skip += p - line;
 			continue;
 		}
 		if ((size_t)(end - p) <= st->key_len || p[st->key_len] != ':' ||
@@ -830,7 +842,7 @@ static bool replay_scan(const struct hwt_drm_fdinfo *fi, const char *text, size_
 			nl = memchr(v, '\n', end - v);
 			p = nl ? nl + 1 : end;
 			if (st->op == OP_SKIP) {
-				*skipped += p - line;
+				skip += p - line;
 				continue;
 			}
 			for (le = nl ? nl : end; le > v && is_space(le[-1]); le--)
@@ -852,8 +864,10 @@ static bool replay_scan(const struct hwt_drm_fdinfo *fi, const char *text, size_
 				return false;
 			break;
 		}
-		*decoded += p - line;
+		dec += p - line;
 	}
+	*decoded = dec;
+	*skipped = skip;
 	return s == fi->nplan;	/* else fewer lines than before */
 }
 
