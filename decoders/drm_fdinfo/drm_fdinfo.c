@@ -9,6 +9,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "drm_fdinfo_internal.h"
 
@@ -153,6 +156,56 @@ static inline bool bytes_eq(const char *a, const char *b, size_t n)
 		if (*a++ != *b++)
 			return false;
 	return true;
+}
+
+/*
+ * A plan's keys are kept with KEY_SLACK bytes after the last one, so that
+ * key_at() reads 16 bytes of any key at once.
+ */
+#define KEY_SLACK	16
+
+/*
+ * Whether text @p, which has @left bytes, starts with the plan key @k of
+ * @n bytes (16 of it readable, KEY_SLACK).  Where 16 bytes of text are
+ * there, in one or two 16-byte compares.
+ */
+static inline bool key_at(const char *p, size_t left, const char *k, uint32_t n)
+{
+#ifdef __SSE2__
+	if (left >= 16) {
+		unsigned int eq = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			_mm_loadu_si128((const __m128i *)p), _mm_loadu_si128((const __m128i *)k)));
+
+		if (n <= 16)
+			return !(~eq & ((1u << n) - 1));
+		/* longer: 16 bytes at a time, the last 16 overlapping (n < left here) */
+		for (uint32_t i = 16; eq == 0xffff && i < n; i += 16) {
+			uint32_t at = i + 16 <= n ? i : n - 16;
+
+			eq = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(
+				_mm_loadu_si128((const __m128i *)(p + at)),
+				_mm_loadu_si128((const __m128i *)(k + at))));
+		}
+		return eq == 0xffff;
+	}
+#endif
+	return bytes_eq(p, k, n);
+}
+
+/* The first '\n' in [@v, @end), or NULL: 16 bytes at once where there are 16. */
+static inline const char *line_end(const char *v, const char *end)
+{
+#ifdef __SSE2__
+	if (end - v >= 16) {
+		unsigned int nl = (unsigned int)_mm_movemask_epi8(_mm_cmpeq_epi8(
+			_mm_loadu_si128((const __m128i *)v), _mm_set1_epi8('\n')));
+
+		if (nl)
+			return v + __builtin_ctz(nl);
+		v += 16;
+	}
+#endif
+	return memchr(v, '\n', end - v);
 }
 
 /* @s is input text, not NUL-terminated, and may hold a NUL: compare bytes */
@@ -627,7 +680,7 @@ static void plan_add(struct parse_ctx *ctx, const char *k, size_t kn)
 	}
 	if (reserve((void **)&fi->plan, &fi->cap_plan, (uint64_t)fi->nplan + 1, sizeof(*st)) ||
 	    reserve((void **)&fi->plan_keys, &fi->cap_plan_keys,
-		    (uint64_t)fi->plan_keys_len + kn, 1)) {
+		    (uint64_t)fi->plan_keys_len + kn + KEY_SLACK, 1)) {
 		ctx->record = false;	/* no plan, no harm */
 		return;
 	}
@@ -830,7 +883,7 @@ static bool replay_scan(const struct hwt_drm_fdinfo *fi, const char *text, size_
 			continue;
 		}
 		if ((size_t)(end - p) <= st->key_len || p[st->key_len] != ':' ||
-		    (st->key_len && !bytes_eq(p, fi->plan_keys + st->key_off, st->key_len)))
+		    (st->key_len && !key_at(p, end - p, fi->plan_keys + st->key_off, st->key_len)))
 			return false;
 		v = p + st->key_len + 1;
 		while (v < end && is_space(*v))
@@ -839,7 +892,7 @@ static bool replay_scan(const struct hwt_drm_fdinfo *fi, const char *text, size_
 		switch (st->op) {
 		case OP_SKIP:
 		case OP_STR:
-			nl = memchr(v, '\n', end - v);
+			nl = line_end(v, end);
 			p = nl ? nl + 1 : end;
 			if (st->op == OP_SKIP) {
 				skip += p - line;
@@ -1110,7 +1163,7 @@ static int parse_text(struct parse_ctx *ctx, const char *text, size_t len)
 		names_sync(&fi->region_idx, fi->regions, sizeof(*fi->regions), fi->nregions);
 	if (ctx->record) {
 		shrink((void **)&fi->plan, &fi->cap_plan, fi->nplan, sizeof(*fi->plan));
-		shrink((void **)&fi->plan_keys, &fi->cap_plan_keys, fi->plan_keys_len, 1);
+		shrink((void **)&fi->plan_keys, &fi->cap_plan_keys, fi->plan_keys_len + KEY_SLACK, 1);
 		fi->plan_ok = true;
 		fi->plan_nengines = fi->nengines;
 		fi->plan_nregions = fi->nregions;

@@ -438,6 +438,39 @@ static void test_update(void)
 }
 
 /*
+ * Keys of every length from 1 to 60 bytes, each with one byte changed at
+ * every place in turn: the replay compares keys 16 bytes at a time where
+ * the text leaves room, so a change in any 16 of them, the first, a middle
+ * or the overlapping last, must send the text the long way; the same key
+ * with a new number updates in place.
+ */
+static void test_update_keys(void)
+{
+	for (int n = 1; n <= 60; n++) {
+		char key[64], a[256], b[256];
+
+		for (int i = 0; i < n; i++)
+			key[i] = (char)('a' + i % 26);
+		key[n] = 0;
+		/* the line first (16 bytes of text after it), then at the end */
+		for (int last = 0; last < 2; last++) {
+			const char *pad = "drm-driver: xe\ndrm-engine-rcs: 5 ns\n";
+
+			snprintf(a, sizeof(a), "%s%s: 1\n%s", last ? pad : "", key, last ? "" : pad);
+			snprintf(b, sizeof(b), "%s%s: 2\n%s", last ? pad : "", key, last ? "" : pad);
+			CHECK_EQ(check_update(a, b), 1);
+			for (int i = 0; i < n; i++) {
+				char *k = b + (last ? strlen(pad) : 0) + i;
+
+				*k = 'Z';
+				CHECK_EQ(check_update(a, b), 0);
+				*k = key[i];
+			}
+		}
+	}
+}
+
+/*
  * One object re-read with texts of the same keys (replayed from the plan) and
  * of changed keys, bad values, more or fewer lines (parsed the long way):
  * always what a fresh parse of the same text gives, warnings and byte
@@ -657,6 +690,7 @@ int main(void)
 	RUN(test_util);
 	RUN(test_reparse);
 	RUN(test_update);
+	RUN(test_update_keys);
 	RUN(test_public_api);
 	return check_done("drm_fdinfo");
 }
