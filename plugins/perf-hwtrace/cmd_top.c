@@ -166,20 +166,9 @@ static inline void put(struct out *o, const char *s, size_t n)
 /* A string literal: its length is known at compile time (out__puts() runs strlen). */
 #define PUT_LIT(o, s) put(o, s, sizeof(s) - 1)
 
-/* Half of a client's numbers are one digit (capacities, idle counters, 0.00): no call. */
-static inline void put_u64(struct out *o, uint64_t v)
-{
-	if (v < 10)
-		out__putc(o, (char)('0' + v));
-	else
-		out__u64(o, v);
-}
-
 static void json_u64_or_null(struct out *o, bool have, uint64_t v)
 {
-	if (have && v < 10)
-		out__putc(o, (char)('0' + v));
-	else if (have)
+	if (have)
 		out__json_u64(o, v);
 	else
 		PUT_LIT(o, "null");
@@ -218,27 +207,10 @@ static inline char *key16(char *p, const struct key16 *k)
 
 #define PLIT(p, s) lit(p, s, sizeof(s) - 1)
 
-/* put_u64() in place */
-static inline char *num(char *p, uint64_t v)
-{
-	if (v < 10) {
-		*p = (char)('0' + v);
-		return p + 1;
-	}
-	return out__put_u64(p, v);
-}
-
 /* json_u64_or_null() in place */
 static inline char *json_num(char *p, bool have, uint64_t v)
 {
-	if (!have)
-		return PLIT(p, "null");
-	if (v <= OUT_JSON_EXACT)
-		return num(p, v);
-	*p++ = '"';
-	p = out__put_u64(p, v);
-	*p++ = '"';
-	return p;
+	return have ? out__put_json_u64(p, v) : PLIT(p, "null");
 }
 
 /* @s quoted at @p, where out__room(@o, PIECE_ROOM) gave it; returns the end */
@@ -269,7 +241,7 @@ static char *json_pct(struct out *o, char *p, double x)
 		return out__room(o, PIECE_ROOM);
 	}
 	v = (uint64_t)r + (y - r > 0.5);
-	p = num(p, v / 100);
+	p = out__put_dec(p, v / 100);
 	p[0] = '.';
 	p[1] = (char)('0' + v % 100 / 10);
 	p[2] = (char)('0' + v % 10);
@@ -302,7 +274,7 @@ static void json_engine(struct out *o, const struct hwt_drm_engine *e,
 		*p++ = ',';
 	}
 	p = PLIT(p, "\"capacity\":");
-	p = num(p, e->capacity);
+	p = out__put_dec(p, e->capacity);
 	p = PLIT(p, ",\"util\":");
 	if (u->src == HWT_DRM_UTIL_NONE || !isfinite(u->percent))
 		p = PLIT(p, "null");

@@ -650,55 +650,52 @@ static const uint8_t json_plain[256] = {
 	[0x20 ... 0x21] = 1, [0x23 ... 0x5b] = 1, [0x5d ... 0xff] = 1,	/* 0x22 ", 0x5c \\ */
 };
 
-char *out__put_json_name(char *p, const char *s, size_t max)
+/*
+ * The plain bytes @s starts with (json_plain), up to @max + 1 of them: @s
+ * at the result is the NUL that ends a plain string, or a byte to escape,
+ * or lies past @max.  16 bytes a step (SSE2) while they do not cross into
+ * the next page: a control (NUL among them), '"' or '\\' ends the run.
+ */
+static inline size_t plain_len(const char *s, size_t max)
 {
 	size_t n = 0;
 
 #if defined(__SSE2__) && !defined(OUT_NO_OVERREAD)
-	/*
-	 * A name of up to 15 bytes (engines, regions): 16 bytes at once, when
-	 * they do not cross into the next page.  The first byte that is a
-	 * control (NUL among them), '"' or '\\' ends it; a NUL there is the
-	 * end of a plain name, copied with the bytes after it, which the
-	 * closing quote then covers or the caller's room holds.
-	 */
-	if (max >= 15 && ((uintptr_t)s & 4095) <= 4096 - 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)s);
+	while (n <= max && ((uintptr_t)(s + n) & 4095) <= 4096 - 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(s + n));
 		__m128i ctl = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1f)),
 					     _mm_set1_epi8(0x1f));
 		__m128i odd = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
 					   _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
 		unsigned stop = (unsigned)_mm_movemask_epi8(_mm_or_si128(ctl, odd));
 
-		if (stop) {
-			n = (size_t)__builtin_ctz(stop);
-			if (s[n])
-				return NULL;	/* a byte to escape */
-			*p = '"';
-			_mm_storeu_si128((__m128i *)(p + 1), v);
-			p[n + 1] = '"';
-			return p + n + 2;
-		}
-		n = 16;	/* longer: on byte by byte */
+		if (stop)
+			return n + (size_t)__builtin_ctz(stop);
+		n += 16;
 	}
 #endif
 	while (n <= max && json_plain[(unsigned char)s[n]])
 		n++;
-	if (s[n])
+	return n;
+}
+
+char *out__put_json_name(char *p, const char *s, size_t max)
+{
+	size_t n = plain_len(s, max);
+
+	if (s[n] || n > max)
 		return NULL;	/* too long, or a byte to escape */
 	*p = '"';
-	memcpy(p + 1, s, n);
+	out__copy(p + 1, s, n);
 	p[n + 1] = '"';
 	return p + n + 2;
 }
 
 void out__json_str(struct out *o, const char *s)
 {
-	size_t n = 0;
+	size_t n = plain_len(s, SIZE_MAX - 1);
 
 	/* the common case, nothing to escape: one copy */
-	while (json_plain[(unsigned char)s[n]])
-		n++;
 	if (!s[n] && n + 2 <= sizeof(o->buf)) {
 		char *p = room(o, n + 2);
 

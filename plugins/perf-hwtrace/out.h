@@ -82,9 +82,9 @@ void out__hex(struct out *o, uint64_t v, unsigned width);
 /* a JSON string literal with quotes and escapes */
 void out__json_str(struct out *o, const char *s);
 /*
- * @s as a JSON string at @p (@max + 2 bytes free, and 17 at least), if it
- * is at most @max bytes and has nothing to escape; returns the end, or
- * NULL (nothing usable written: the caller takes out__json_str()).
+ * @s as a JSON string at @p (@max + 2 bytes free), if it is at most @max
+ * bytes and has nothing to escape; returns the end, or NULL (nothing
+ * written: the caller takes out__json_str()).
  */
 char *out__put_json_name(char *p, const char *s, size_t max);
 /* a CSV cell, quoted when it holds , " or a newline */
@@ -129,17 +129,9 @@ static inline void out__putc(struct out *o, char c)
 	o->buf[o->len++] = c;
 }
 
-/* @n bytes; inline because sinks write many short pieces (keys, separators) */
-static inline void out__write(struct out *o, const void *p, size_t n)
+/* @n bytes from @s to @d; short strings as overlapping fixed-size moves, no call */
+static inline void out__copy(char *d, const char *s, size_t n)
 {
-	const char *s = p;
-	char *d = o->buf + o->len;
-
-	if (n > sizeof(o->buf) - o->len) {
-		out__write_slow(o, p, n);
-		return;
-	}
-	/* short strings: overlapping fixed-size moves, no call */
 	if (n >= 8 && n <= 16) {
 		memcpy(d, s, 8);
 		memcpy(d + n - 8, s + n - 8, 8);
@@ -152,22 +144,47 @@ static inline void out__write(struct out *o, const void *p, size_t n)
 	} else {
 		memcpy(d, s, n);
 	}
+}
+
+/* @n bytes; inline because sinks write many short pieces (keys, separators) */
+static inline void out__write(struct out *o, const void *p, size_t n)
+{
+	if (n > sizeof(o->buf) - o->len) {
+		out__write_slow(o, p, n);
+		return;
+	}
+	out__copy(o->buf + o->len, p, n);
 	o->len += n;
 }
 
 /* Largest integer every JSON reader holds exactly (IEEE doubles: 2^53). */
 #define OUT_JSON_EXACT (1ull << 53)
 
+/* out__put_u64(), where one digit (an idle counter's, a capacity) takes no call */
+static inline char *out__put_dec(char *p, uint64_t v)
+{
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	return out__put_u64(p, v);
+}
+
+/* out__json_u64() at @p (OUT_NUM_ROOM + 2 bytes free); returns the end */
+static inline char *out__put_json_u64(char *p, uint64_t v)
+{
+	if (v <= OUT_JSON_EXACT)
+		return out__put_dec(p, v);
+	*p = '"';
+	p = out__put_u64(p + 1, v);
+	*p = '"';
+	return p + 1;
+}
+
 /* A JSON number, or beyond OUT_JSON_EXACT a string of its decimal digits. */
 static inline void out__json_u64(struct out *o, uint64_t v)
 {
-	if (v <= OUT_JSON_EXACT) {
-		out__u64(o, v);
-		return;
-	}
-	out__putc(o, '"');
-	out__u64(o, v);
-	out__putc(o, '"');
+	out__set_end(o, out__put_json_u64(out__room(o, OUT_NUM_ROOM + 2), v));
 }
 
 #endif

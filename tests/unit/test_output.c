@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "hwtrace/device.h"
@@ -160,6 +162,79 @@ static void test_escape(void)
 	CHECK_STR(out__escape(buf, sizeof(buf), "a\tb\\c\x7f\r"), "a\\tb\\\\c\\x7f\\r");
 	/* cut whole escapes only */
 	CHECK_STR(out__escape(buf, 6, "ab\033cd"), "ab");
+}
+
+/* JSON's escaping (RFC 8259, 7), written out: the reference for out__json_str() */
+static size_t json_ref(char *d, const char *s)
+{
+	size_t n = 0;
+
+	d[n++] = '"';
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			n += (size_t)sprintf(d + n, "\\%c", c);
+		else if (c < 0x20)
+			n += (size_t)sprintf(d + n, "\\u%04x", c);
+		else
+			d[n++] = (char)c;
+	}
+	d[n++] = '"';
+	return n;
+}
+
+/*
+ * out__json_str() and out__put_json_name() look at 16 bytes a step where
+ * those do not cross a page: plain strings of 0 to 40 bytes, and with a
+ * '"', a '\\' or a control at each place, laid out to end at every offset
+ * before a page boundary (where the 16-byte steps must stop).
+ */
+static void test_json_str_steps(void)
+{
+	static const char odd[] = { '"', '\\', '\x01', '\x1f' };
+	long page = sysconf(_SC_PAGESIZE);
+	char *mem = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char want[256], name[128];
+	struct out o;
+
+	CHECK(mem != MAP_FAILED);
+	if (mem == MAP_FAILED)
+		return;
+	/* the second page unreadable: a read past it would fault */
+	CHECK_EQ(mprotect(mem + page, (size_t)page, PROT_NONE), 0);
+	for (int len = 0; len <= 40; len++) {
+		for (int at = -1; at < len; at++) {
+			for (size_t k = 0; k < (at < 0 ? 1 : sizeof(odd)); k++) {
+				for (int end = 0; end < 20; end++) {
+					char *s = mem + page - 1 - end - len;
+					size_t wn;
+					char *q;
+
+					for (int i = 0; i < len; i++)
+						s[i] = (char)('a' + i % 26);
+					if (at >= 0)
+						s[at] = odd[k];
+					s[len] = 0;
+					wn = json_ref(want, s);
+					out__init(&o, -1);
+					out__json_str(&o, s);
+					CHECK_EQ(o.len, wn);
+					CHECK(!memcmp(o.buf, want, wn));
+					q = out__put_json_name(name, s, 64);
+					if (at >= 0)
+						CHECK(q == NULL);
+					else
+						CHECK(q && (size_t)(q - name) == wn &&
+						      !memcmp(name, want, wn));
+					/* longer than @max: not written */
+					CHECK(len < 1 || out__put_json_name(name, s, (size_t)len - 1) == NULL);
+				}
+			}
+		}
+	}
+	munmap(mem, (size_t)page * 2);
 }
 
 /* out__text_str() on strings longer than its pieces: every byte, in order */
@@ -361,6 +436,7 @@ int main(void)
 	RUN(test_list_exact);
 	RUN(test_one_base_per_name);
 	RUN(test_escape);
+	RUN(test_json_str_steps);
 	RUN(test_text_str_long);
 	RUN(test_out_mem);
 	RUN(test_double_g15);
