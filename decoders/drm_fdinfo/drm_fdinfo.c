@@ -708,7 +708,7 @@ static bool next_line(const char *text, size_t len, size_t *pos, struct line *l)
 	if (*pos >= len)
 		return false;
 	l->p = text + *pos;
-	nl = memchr(l->p, '\n', len - *pos);
+	nl = line_end(l->p, text + len);
 	ll = nl ? (size_t)(nl - l->p) : len - *pos;
 	l->bytes = ll + (nl ? 1 : 0);
 	*pos += l->bytes;
