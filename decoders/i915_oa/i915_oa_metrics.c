@@ -86,7 +86,13 @@ static void device_words(struct met *m, const uint64_t *priv)
 	m->dev.gt_max = priv[HWT_I915_OA_PRIV_GT_MAX];
 	memcpy(m->set_name, &priv[HWT_I915_OA_PRIV_UUID], HWT_I915_OA_UUID_LEN);
 	m->set_name[HWT_I915_OA_UUID_LEN] = 0;
-	if (tsize && tsize <= HWT_I915_OA_TOPO_MAX) {
+	if (tsize > HWT_I915_OA_TOPO_MAX) {
+		/* the file's own count, past the words layout 2 has for it */
+		snprintf(m->topo_why, sizeof(m->topo_why), "%llu bytes, more than the %u that "
+			 "layout 2 holds", (unsigned long long)tsize, HWT_I915_OA_TOPO_MAX);
+		return;
+	}
+	if (tsize) {
 		memcpy(m->topo, &priv[HWT_I915_OA_PRIV_TOPO], tsize);
 		/* libi915_perf trusts it: a bad one is no topology */
 		if (!hwt_i915_oa__topology_check((const uint8_t *)m->topo, tsize, m->topo_why,

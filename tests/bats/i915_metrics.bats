@@ -269,6 +269,21 @@ PY
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"no metrics: the EU topology of AUXTRACE_INFO is unusable: 1 bytes of subslice masks and 1200 of EU masks"* ]]
+	# its size word (the one before it, 8 bytes) past the 96 bytes layout 2 has
+	"$HWTRACE" synth --type i915-oa --lost 0 --size 64K -o "$T/s.data"
+	off=$(python3 - "$T/s.data" <<'PY'
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+at = d.index(struct.pack('<8H', 0, 1, 6, 16, 1, 1, 2, 2)) - 8
+assert 16 < struct.unpack_from('<Q', d, at)[0] <= 96
+print(at)
+PY
+)
+	python3 "$BATS_TEST_DIRNAME/lib/perfdata.py" set-u64 "$T/s.data" "$off" 200
+	run "$HWTRACE" report --metrics -i "$T/s.data"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no metrics: the EU topology of AUXTRACE_INFO is unusable: 200 bytes, more than the 96 that layout 2 holds"* ]]
 }
 
 @test "without libi915_perf: --metrics says why, script and report decode as without it" {
