@@ -72,6 +72,8 @@ void out__u64(struct out *o, uint64_t v);
 void out__s64(struct out *o, int64_t v);
 /* @n decimals separated by @sep */
 void out__u64_list(struct out *o, const uint64_t *v, uint32_t n, char sep);
+/* tests: whether out__u64_list() may take its AVX2 path (where the CPU has AVX2) */
+void out__allow_avx2(bool allow);
 /*
  * printf's "%.15g" of @v, byte for byte (default rounding mode), without
  * printf for the values that print in plain digits

@@ -129,6 +129,87 @@ static void test_list_exact(void)
 	}
 }
 
+/* xorshift64*: the same numbers every run */
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ull;
+}
+
+/* a number of the class @c (0-5) for test_u64_list(): the edges of each path */
+static uint64_t list_value(uint64_t r, int c)
+{
+	static const uint64_t edge[] = {
+		0, 9, 10, 99999999, 100000000, 100000001, 9999999999999999ull,
+		10000000000000000ull, 18446744073709551615ull, 9223372036854775808ull,
+	};
+
+	switch (c) {
+	case 0:
+		return edge[r % 10];
+	case 1:
+		return r % 10;				/* one digit */
+	case 2:
+		return r % 100000000;			/* up to 8 */
+	case 3:
+		return 100000000 + r % 9900000000000000ull;	/* 9 to 16 */
+	case 4:
+		return r >= 10000000000000000ull ? r : r + 10000000000000000ull;	/* 17+ */
+	default:
+		return r >> (r % 64);			/* any length */
+	}
+}
+
+/*
+ * out__u64_list() against snprintf, with and without its AVX2 path (four
+ * numbers below 10^8 at once, two of 9 to 16 digits at once, the others
+ * one or two at a time): lists of 0 to 150 numbers (past its 64-number
+ * steps) of one length class each, mixed classes, and classes that change
+ * every few numbers so that each step meets each neighbour.
+ */
+static void test_u64_list(void)
+{
+	static struct out o;
+	struct membuf m = { 0 };
+	uint64_t s = 0x2545f4914f6cdd1dull, v[150];
+	char *want = malloc(150 * 22);
+	int bad = 0;
+
+	CHECK(want != NULL);
+	for (int avx2 = 0; want && avx2 < 2; avx2++) {
+		out__allow_avx2(avx2);
+		for (int round = 0; round < 3000; round++) {
+			uint32_t n = round < 151 ? (uint32_t)round : (uint32_t)(rnd(&s) % 151);
+			int cls = round % 7, run = 1 + (int)(rnd(&s) % 6);
+			char sep = round & 1 ? ';' : ',';
+			size_t len = 0;
+
+			for (uint32_t i = 0; i < n; i++) {
+				int c = cls < 6 ? cls : (int)((i / run) % 6);
+
+				v[i] = list_value(rnd(&s), c);
+				len += (size_t)sprintf(want + len, "%s%llu", i ? (sep == ';' ? ";" : ",") : "",
+						       (unsigned long long)v[i]);
+			}
+			m.len = 0;
+			out__init_mem(&o, &m);
+			out__u64_list(&o, v, n, sep);
+			out__flush(&o);
+			if (m.len != len || (len && memcmp(m.p, want, len))) {
+				if (!bad++)
+					fprintf(stderr, "out__u64_list (avx2 %d, %u numbers): \"%.*s\", "
+						"want \"%s\"\n", avx2, n, (int)m.len, m.p, want);
+			}
+		}
+	}
+	out__allow_avx2(true);
+	CHECK_EQ(bad, 0);
+	free(m.p);
+	free(want);
+}
+
 /* Every field name means one thing: the same base and sign in every record type. */
 static void test_one_base_per_name(void)
 {
@@ -308,15 +389,6 @@ static int double_differs(double v)
 	return 1;
 }
 
-/* xorshift64*: the same doubles every run */
-static uint64_t rnd(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ull;
-}
-
 /*
  * out__double() is printf's "%.15g" byte for byte: random bit patterns,
  * random mantissas over the exponents that print plain (and around them),
@@ -434,6 +506,7 @@ int main(void)
 {
 	RUN(test_bases);
 	RUN(test_list_exact);
+	RUN(test_u64_list);
 	RUN(test_one_base_per_name);
 	RUN(test_escape);
 	RUN(test_json_str_steps);
