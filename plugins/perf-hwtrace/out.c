@@ -327,6 +327,9 @@ static inline char *fmt_u64(char *p, uint64_t v)
 {
 	uint64_t hi, dh, dl;
 
+	/* one number of 8 digits or fewer: the scalar lanes have the shorter chain */
+	if (v < 100000000)
+		return put_trimmed(p, digits8((uint32_t)v));
 	if (v < 10000000000000000ull) {
 		hi = v / 100000000;
 		digits16(hi, v - hi * 100000000, &dh, &dl);
