@@ -277,22 +277,36 @@ static inline uint64_t digits8(uint32_t v)
 	return t | (w - t * 10) << 8;
 }
 
+/*
+ * digits8() of each 64-bit lane of a vector (each < 10^8), the same steps:
+ * / 10^4 as mul 0xd1b71759 >> 45, / 100 as mulhi 5243 >> 3, / 10 as mulhi
+ * 6554.  Written once for SSE2 and AVX2: @V the vector type, @P and @S the
+ * intrinsics' prefix and integer suffix (_mm/si128, _mm256/si256).
+ */
+#define DEFINE_DIGITS8_LANES(name, V, P, S, attr)						\
+attr static inline V name(V x)									\
+{												\
+	V q = P##_srli_epi64(P##_mul_epu32(x, P##_set1_epi64x(0xd1b71759)), 45);		\
+	V r = P##_sub_epi32(x, P##_mul_epu32(q, P##_set1_epi64x(10000)));			\
+	V y = P##_or_##S(q, P##_slli_epi64(r, 32));						\
+	V q2 = P##_srli_epi16(P##_mulhi_epu16(y, P##_set1_epi16(5243)), 3);			\
+	V r2 = P##_sub_epi16(y, P##_mullo_epi16(q2, P##_set1_epi16(100)));			\
+	V z = P##_or_##S(q2, P##_slli_epi32(r2, 16));						\
+	V t = P##_mulhi_epu16(z, P##_set1_epi16(6554));						\
+	V u = P##_sub_epi16(z, P##_mullo_epi16(t, P##_set1_epi16(10)));			\
+												\
+	return P##_or_##S(t, P##_slli_epi16(u, 8));						\
+}
+
+#ifdef __SSE2__
+DEFINE_DIGITS8_LANES(digits8x2, __m128i, _mm, si128, )
+#endif
+
 /* digits8() of @h and @l (both < 10^8) */
 static inline void digits16(uint32_t h, uint32_t l, uint64_t *dh, uint64_t *dl)
 {
 #ifdef __SSE2__
-	/* the same steps in 128-bit lanes: / 10^4 as mul 0xd1b71759 >> 45,
-	 * / 100 as mulhi 5243 >> 3, / 10 as mulhi 6554 */
-	__m128i x = _mm_set_epi64x(l, h);
-	__m128i q = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi64x(0xd1b71759)), 45);
-	__m128i r = _mm_sub_epi32(x, _mm_mul_epu32(q, _mm_set1_epi64x(10000)));
-	__m128i y = _mm_or_si128(q, _mm_slli_epi64(r, 32));
-	__m128i q2 = _mm_srli_epi16(_mm_mulhi_epu16(y, _mm_set1_epi16(5243)), 3);
-	__m128i r2 = _mm_sub_epi16(y, _mm_mullo_epi16(q2, _mm_set1_epi16(100)));
-	__m128i z = _mm_or_si128(q2, _mm_slli_epi32(r2, 16));
-	__m128i t = _mm_mulhi_epu16(z, _mm_set1_epi16(6554));
-	__m128i u = _mm_sub_epi16(z, _mm_mullo_epi16(t, _mm_set1_epi16(10)));
-	__m128i d = _mm_or_si128(t, _mm_slli_epi16(u, 8));
+	__m128i d = digits8x2(_mm_set_epi64x(l, h));
 
 	*dh = (uint64_t)_mm_cvtsi128_si64(d);
 	*dl = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(d, d));
@@ -415,21 +429,7 @@ static bool have_avx2(void)
 	return a;
 }
 
-/* digits8() of the four 64-bit lanes of @x (each < 10^8): digits16()'s steps, 256 bits wide */
-__attribute__((target("avx2")))
-static inline __m256i digits8x4(__m256i x)
-{
-	__m256i q = _mm256_srli_epi64(_mm256_mul_epu32(x, _mm256_set1_epi64x(0xd1b71759)), 45);
-	__m256i r = _mm256_sub_epi32(x, _mm256_mul_epu32(q, _mm256_set1_epi64x(10000)));
-	__m256i y = _mm256_or_si256(q, _mm256_slli_epi64(r, 32));
-	__m256i q2 = _mm256_srli_epi16(_mm256_mulhi_epu16(y, _mm256_set1_epi16(5243)), 3);
-	__m256i r2 = _mm256_sub_epi16(y, _mm256_mullo_epi16(q2, _mm256_set1_epi16(100)));
-	__m256i z = _mm256_or_si256(q2, _mm256_slli_epi32(r2, 16));
-	__m256i t = _mm256_mulhi_epu16(z, _mm256_set1_epi16(6554));
-	__m256i u = _mm256_sub_epi16(z, _mm256_mullo_epi16(t, _mm256_set1_epi16(10)));
-
-	return _mm256_or_si256(t, _mm256_slli_epi16(u, 8));
-}
+DEFINE_DIGITS8_LANES(digits8x4, __m256i, _mm256, si256, __attribute__((target("avx2"))))
 
 /*
  * out__u64_list()'s inner loop with AVX2: four numbers below 10^8 (counter
