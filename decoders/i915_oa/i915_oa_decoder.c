@@ -202,7 +202,7 @@ static void set_format(struct oa_state *s, uint32_t id)
 	s->acc_ready = true;
 	/* HSW's ticks are a counter (C2): decode_report() knows that, the sums do not */
 	s->sums = s->want_sums && s->gen >= 800 && s->fmt->size <= sizeof(s->sums_of.keep);
-	s->fused = !s->header_only && s->gen >= 800 && hwt_i915_oa__have_avx2();
+	s->fused = !s->header_only && s->gen >= 800 && hwt_cpu__have_avx2();
 	hwt_i915_oa__plan(s->fmt, &s->plan);
 	s->sums_of.plan = &s->plan;
 	s->st.format = s->fmt->name;

@@ -17,6 +17,7 @@
 #include "hwtrace/diag.h"
 #include "hwtrace/i915_oa.h"
 #include "hwtrace/record.h"
+#include "core/cpu.h"
 #include "core/le.h"
 
 /**
@@ -208,7 +209,7 @@ struct hwt_i915_oa_plan;
  * @d:		with @b, its da, db and dc as hwt_i915_oa_accum__report() takes them
  *
  * Eight counters a step, for Gen8+ (HSW's ticks are a counter) on CPUs with
- * AVX2 (hwt_i915_oa__have_avx2()).  Returns true when @d holds the deltas;
+ * AVX2 (hwt_cpu__have_avx2()).  Returns true when @d holds the deltas;
  * false, with @v decoded, when @b is NULL, @v's header is all zero or its
  * counts differ from @b's: the accumulator then takes what it can.
  */
@@ -216,9 +217,6 @@ bool hwt_i915_oa__decode_with_deltas(const struct hwt_i915_oa_plan *plan,
 				     const struct hwt_i915_oa_format *fmt, uint32_t gen,
 				     const uint8_t *p, const struct hwt_i915_oa_values *b,
 				     struct hwt_i915_oa_values *v, struct hwt_i915_oa_delta *d);
-
-/* the CPU runs AVX2 code */
-bool hwt_i915_oa__have_avx2(void);
 
 /* Reason names, as IGT's intel_perf_read_report_reason() spells them. */
 extern const char *const hwt_i915_oa_reason_names[7];

@@ -183,24 +183,6 @@ add_run(const struct hwt_i915_oa_run *r, uint32_t i, const uint8_t *cur, const u
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define HAVE_AVX2_PATH 1
-#if __has_include(<sys/platform/x86.h>)
-#include <sys/platform/x86.h>	/* glibc 2.33 */
-#endif
-
-bool hwt_i915_oa__have_avx2(void)
-{
-#if __has_include(<sys/platform/x86.h>)
-	/*
-	 * What glibc's loader found (and the kernel enabled) at start-up: a
-	 * load.  __builtin_cpu_supports() would link libgcc's constructor,
-	 * which runs CPUID a dozen times before main in every run, and CPUID
-	 * traps to the hypervisor in a VM (7 us each on our CI machine).
-	 */
-	return CPU_FEATURE_ACTIVE(AVX2);
-#else
-	return __builtin_cpu_supports("avx2");
-#endif
-}
 
 /*
  * One run of counters of a report, widened to u64 into @v and, with a
@@ -292,11 +274,6 @@ bool hwt_i915_oa__decode_with_deltas(const struct hwt_i915_oa_plan *plan,
 	return b && b->na == v->na && b->nb == v->nb && b->nc == v->nc;
 }
 #else
-bool hwt_i915_oa__have_avx2(void)
-{
-	return false;
-}
-
 bool hwt_i915_oa__decode_with_deltas(const struct hwt_i915_oa_plan *plan,
 				     const struct hwt_i915_oa_format *fmt, uint32_t gen,
 				     const uint8_t *p, const struct hwt_i915_oa_values *b,
@@ -437,7 +414,7 @@ void hwt_i915_oa__plan(const struct hwt_i915_oa_format *fmt, struct hwt_i915_oa_
 		};
 	}
 #ifdef HAVE_AVX2_PATH
-	plan->avx2 = hwt_i915_oa__have_avx2();
+	plan->avx2 = hwt_cpu__have_avx2();
 #endif
 }
 

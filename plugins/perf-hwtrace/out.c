@@ -22,6 +22,7 @@
 #endif
 #endif
 
+#include "core/cpu.h"
 #include "out.h"
 
 void out__init(struct out *o, int fd)
@@ -409,25 +410,12 @@ void out__u64(struct out *o, uint64_t v)
 	o->len = fmt_u64(p, v) - o->buf;
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
-	__has_include(<sys/platform/x86.h>)
+/* out__allow_avx2(): tests take the path without AVX2 too */
+static bool avx2_allowed = true;
+
+#if defined(__x86_64__) && defined(__GNUC__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #include <immintrin.h>
-#include <sys/platform/x86.h>	/* glibc 2.33 */
 #define OUT_AVX2_LIST 1
-
-/* -1: not asked yet; CPU_FEATURE_ACTIVE() is a call into libc, asked once */
-static signed char avx2_state = -1;
-
-static bool have_avx2(void)
-{
-	signed char a = __atomic_load_n(&avx2_state, __ATOMIC_RELAXED);
-
-	if (a < 0) {
-		a = CPU_FEATURE_ACTIVE(AVX2);
-		__atomic_store_n(&avx2_state, a, __ATOMIC_RELAXED);
-	}
-	return a;
-}
 
 DEFINE_DIGITS8_LANES(digits8x4, __m256i, _mm256, si256, __attribute__((target("avx2"))))
 
@@ -492,9 +480,7 @@ static char *u64_run_avx2(char *p, const uint64_t *v, uint32_t *pi, uint32_t end
 
 void out__allow_avx2(bool allow)
 {
-#ifdef OUT_AVX2_LIST
-	__atomic_store_n(&avx2_state, allow ? -1 : 0, __ATOMIC_RELAXED);
-#endif
+	__atomic_store_n(&avx2_allowed, allow, __ATOMIC_RELAXED);
 }
 
 void out__u64_list(struct out *o, const uint64_t *v, uint32_t n, char sep)
@@ -502,7 +488,7 @@ void out__u64_list(struct out *o, const uint64_t *v, uint32_t n, char sep)
 	uint32_t i = 0;
 
 #ifdef OUT_AVX2_LIST
-	if (have_avx2()) {
+	if (__atomic_load_n(&avx2_allowed, __ATOMIC_RELAXED) && hwt_cpu__have_avx2()) {
 		while (i < n) {
 			uint32_t end = n - i < 64 ? n : i + 64;
 			char *p = room(o, (NUM_ROOM + 1) * (end - i));

@@ -445,7 +445,7 @@ static void test_decode_with_deltas_layouts(void)
 	struct hwt_i915_oa_plan plan;
 	uint8_t cur[256], prev[256];
 
-	if (!hwt_i915_oa__have_avx2())
+	if (!hwt_cpu__have_avx2())
 		return;		/* the usual decode is all there is */
 	for (size_t n = 0; n < sizeof(ls) / sizeof(ls[0]); n++) {
 		const struct layout *l = ls[n];
@@ -494,7 +494,7 @@ static void test_decode_with_deltas(void)
 	uint8_t cur[256], prev[256];
 	uint32_t formats = 0;
 
-	if (!hwt_i915_oa__have_avx2())
+	if (!hwt_cpu__have_avx2())
 		return;		/* the usual decode is all there is */
 	for (const struct hwt_i915_oa_format *f = hwt_i915_oa_formats; f->id; f++) {
 		uint32_t gen = f->min_gen < 800 ? 800 : f->min_gen;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "core/cpu.h"
 #include "hwtrace/device.h"
 #include "hwtrace/record.h"
 #include "../../plugins/perf-hwtrace/field_fmt.h"
@@ -208,6 +209,36 @@ static void test_u64_list(void)
 	CHECK_EQ(bad, 0);
 	free(m.p);
 	free(want);
+}
+
+/*
+ * hwt_cpu__have_avx2(), which picks the AVX2 paths of the lists and the
+ * i915 decoder, says what the kernel's /proc/cpuinfo flags say (x86).
+ */
+static void test_cpu_avx2(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	char line[8192];
+	int flags = -1;
+
+	if (!f)
+		return;
+	while (flags < 0 && fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+
+		if (strncmp(line, "flags", 5) || !c)
+			continue;
+		flags = 0;
+		for (char *t = strtok(c + 1, " \n"); t; t = strtok(NULL, " \n"))
+			flags |= !strcmp(t, "avx2");
+	}
+	fclose(f);
+#if defined(__x86_64__)
+	CHECK(flags >= 0);
+	CHECK_EQ(hwt_cpu__have_avx2(), flags == 1);
+#else
+	CHECK(!hwt_cpu__have_avx2());
+#endif
 }
 
 /* Every field name means one thing: the same base and sign in every record type. */
@@ -507,6 +538,7 @@ int main(void)
 	RUN(test_bases);
 	RUN(test_list_exact);
 	RUN(test_u64_list);
+	RUN(test_cpu_avx2);
 	RUN(test_one_base_per_name);
 	RUN(test_escape);
 	RUN(test_json_str_steps);
