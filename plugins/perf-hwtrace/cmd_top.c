@@ -166,14 +166,6 @@ static inline void put(struct out *o, const char *s, size_t n)
 /* A string literal: its length is known at compile time (out__puts() runs strlen). */
 #define PUT_LIT(o, s) put(o, s, sizeof(s) - 1)
 
-static void json_u64_or_null(struct out *o, bool have, uint64_t v)
-{
-	if (have)
-		out__json_u64(o, v);
-	else
-		PUT_LIT(o, "null");
-}
-
 /*
  * A client's engines and memory are written in place (out__room()): one
  * check for room per engine or region instead of one per piece, and no
@@ -187,7 +179,7 @@ static void json_u64_or_null(struct out *o, bool have, uint64_t v)
 
 static inline char *lit(char *p, const char *s, size_t n)
 {
-	memcpy(p, s, n);
+	out__copy(p, s, n);
 	return p + n;
 }
 
@@ -207,10 +199,15 @@ static inline char *key16(char *p, const struct key16 *k)
 
 #define PLIT(p, s) lit(p, s, sizeof(s) - 1)
 
-/* json_u64_or_null() in place */
+/* out__json_u64() of @v, or null when the driver gives none, at @p */
 static inline char *json_num(char *p, bool have, uint64_t v)
 {
 	return have ? out__put_json_u64(p, v) : PLIT(p, "null");
+}
+
+static void json_u64_or_null(struct out *o, bool have, uint64_t v)
+{
+	out__set_end(o, json_num(out__room(o, OUT_NUM_ROOM + 2), have, v));
 }
 
 /* @s quoted at @p, where out__room(@o, PIECE_ROOM) gave it; returns the end */
