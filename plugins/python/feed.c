@@ -24,10 +24,23 @@
 
 #include "core/record_copy.h"
 #include "feed.h"
+#include "hwtrace/metrics.h"
 
 #define FLUSH_MIN	64	/* items published before a waiting consumer is woken */
 #define JOIN_MS		2000	/* how long feed__delete() waits for the worker */
 #define MSG_MAX		512
+
+/*
+ * A metric set's definitions as the feed keeps them: a record's copy points
+ * at these, since the computer that made the record frees its own table
+ * when the session ends, before the consumer has read every record.
+ */
+struct defs_copy {
+	struct defs_copy *next;
+	const struct hwt_metric_def *src;	/* the computer's table */
+	uint32_t n;
+	struct hwt_metric_def defs[];	/* names and units: program-lifetime storage */
+};
 
 struct chunk {
 	struct chunk *next;	/* set (under lock) when the worker moves on */
@@ -67,6 +80,7 @@ struct feed {
 	struct chunk *fill;		/* the queue's tail, or NULL */
 	unsigned unwoken;		/* items published while the consumer waited */
 	struct record_shape shape;	/* of the last record type copied */
+	struct defs_copy *defs;		/* newest first; freed with the feed */
 
 	/* the consumer's */
 	size_t rpos;			/* in head */
@@ -217,9 +231,30 @@ static void on_end(void *ctx, const struct hwt_stream *const *streams, uint32_t 
 	mark_started(ctx);
 }
 
+/* The feed's copy of @m's definitions (made at their first record), or NULL. */
+static const struct hwt_metric_def *defs_of(struct feed *f, const struct hwt_metrics *m)
+{
+	struct defs_copy *d;
+
+	for (d = f->defs; d; d = d->next)
+		if (d->src == m->defs && d->n == m->n)
+			return d->defs;
+	d = malloc(sizeof(*d) + (size_t)m->n * sizeof(d->defs[0]));
+	if (!d)
+		return NULL;
+	d->src = m->defs;
+	d->n = m->n;
+	memcpy(d->defs, m->defs, (size_t)m->n * sizeof(d->defs[0]));
+	d->next = f->defs;
+	f->defs = d;
+	return d->defs;
+}
+
 static void on_record(void *ctx, const struct hwt_record *rec)
 {
 	struct feed *f = ctx;
+	const struct hwt_metric_def *defs = NULL;
+	struct hwt_record *copy;
 	size_t need, size;
 	struct entry *e;
 
@@ -228,6 +263,10 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 	mark_started(f);
 	if (rec->type != f->shape.type)
 		record_shape__init(&f->shape, rec->type);
+	if (rec->metrics && !(defs = defs_of(f, rec->metrics))) {
+		fail(f, "out of memory");
+		return;
+	}
 	need = record_copy(NULL, 0, &f->shape, rec);
 	size = align_up(sizeof(*e) + need, ENTRY_ALIGN);
 	if (size > UINT32_MAX) {
@@ -238,7 +277,10 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 	if (!e)
 		return;
 	*e = (struct entry){ .size = (uint32_t)size, .kind = FEED_RECORD };
-	record_copy(e + 1, need, &f->shape, rec);
+	copy = (struct hwt_record *)(e + 1);
+	record_copy(copy, need, &f->shape, rec);
+	if (defs)
+		((struct hwt_metrics *)copy->metrics)->defs = defs;
 	commit(f, e);
 }
 
@@ -296,6 +338,12 @@ static void release(struct feed *f)
 	}
 	free(f->opts);
 	free(f->path);
+	while (f->defs) {
+		struct defs_copy *next = f->defs->next;
+
+		free(f->defs);
+		f->defs = next;
+	}
 	pthread_cond_destroy(&f->can_get);
 	pthread_cond_destroy(&f->can_put);
 	pthread_mutex_destroy(&f->lock);

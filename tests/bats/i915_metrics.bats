@@ -401,3 +401,30 @@ assert all(float(t) > 0 for t in perf) and perf == sorted(perf, key=float)
 print(len(perf), 'reports,', perf[0], '..', perf[-1])
 PY
 }
+
+@test "the Python module's metrics equal script --metrics --json, record by record, after the run ends" {
+	# the records are read after the worker's session ended and freed its
+	# metrics computer: each record's names must still be the set's
+	$GEN --reports 2000 --no-lost -o "$T/f.igt" > /dev/null
+	"$HWTRACE" synth --type i915-oa --size 64K --devid 0x9a49 --ts-freq 19200000 \
+		--uuid 397a46d9-03dd-4696-8196-270362e1c575 -o "$T/s.data" > /dev/null
+	for f in f.igt s.data; do
+		"$HWTRACE" script --metrics --json -i "$T/$f" > "$T/$f.json"
+		PYTHONPATH="$BUILD/python" python3 - "$T/$f" "$T/$f.json" <<'PY'
+import hwtrace, json, math, sys
+py = [r for r in hwtrace.open(sys.argv[1], metrics=True) if 'metrics' in r]
+js = [json.loads(l) for l in open(sys.argv[2]) if l.startswith('{')]
+js = [r['metrics'] for r in js if 'metrics' in r]
+assert len(py) == len(js) > 100, (len(py), len(js))
+for p, j in zip(py, js):
+    m = p['metrics']
+    assert list(m) == list(j), (list(m)[:4], list(j)[:4])
+    for k, v in j.items():
+        if v is None or m[k] is None:
+            assert v is None and m[k] is None, (k, v, m[k])
+        else:
+            assert math.isclose(m[k], v, rel_tol=1e-14, abs_tol=1e-300), (k, v, m[k])
+print(len(py), 'records')
+PY
+	done
+}
