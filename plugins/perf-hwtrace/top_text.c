@@ -436,45 +436,77 @@ void top_text_batch(struct out *o, double time, struct drm_client **v, int n,
 	free(l.s);
 }
 
+/*
+ * The length of the escape sequence at @p (@n bytes, p[0] is ESC): CSI
+ * (ESC [ parameters, intermediates, a final byte) or SS3 (ESC O and one
+ * byte), as xterm-likes send them; 1 for a lone ESC, 2 for ESC and another
+ * key (Alt).  A sequence cut at the end of the read takes the rest.
+ */
+static size_t esc_len(const char *p, size_t n)
+{
+	size_t i = 2;
+
+	if (n < 2)
+		return 1;
+	if (p[1] == 'O')
+		return n < 3 ? n : 3;
+	if (p[1] != '[')
+		return 2;
+	while (i < n && (unsigned char)p[i] >= 0x20 && (unsigned char)p[i] <= 0x3f)
+		i++;
+	return i < n ? i + 1 : n;
+}
+
+/* Sort by @col in its natural order: largest first for numbers, smallest first for the rest. */
+static void sort_by(struct top_order *ord, enum top_col col)
+{
+	ord->col = col;
+	ord->reverse = false;
+}
+
+/* '+' ascending, '-' descending (nvtop): whatever the column's natural order */
+static void sort_dir(struct top_order *ord, bool ascending)
+{
+	bool numeric = ord->col == COL_BUSY || ord->col == COL_MEM;
+
+	ord->reverse = numeric == ascending;
+}
+
 enum top_wait top_keys(const char *buf, size_t n, struct top_order *ord, struct top_view *tv)
 {
 	/* escape sequences of xterm-likes (tmux, the Linux console), both cursor modes */
-	static const struct { const char *seq; int scroll; } moves[] = {
+	static const struct { const char *seq; int act; } seqs[] = {
 		{ "\033[A", -1 }, { "\033OA", -1 }, { "\033[B", 1 }, { "\033OB", 1 },
 		{ "\033[5~", -1000 }, { "\033[6~", 1000 },	/* PgUp, PgDn: a page */
 		{ "\033[H", -2000 }, { "\033[1~", -2000 }, { "\033OH", -2000 },	/* Home */
 		{ "\033[F", 2000 }, { "\033[4~", 2000 }, { "\033OF", 2000 },	/* End */
+		{ "\033[17~", 3000 },		/* F6: the next sort column */
+		{ "\033[21~", 4000 },		/* F10: quit, as htop and nvtop */
 	};
 	enum top_wait r = WAIT_TIMEOUT;
 
 	for (size_t i = 0; i < n;) {
-		size_t k, len = 0;
+		size_t k, len;
 
 		if (buf[i] == '\033') {
-			if (n - i >= 5 && !memcmp(buf + i, "\033[17~", 5)) {	/* F6 */
-				ord->col = (ord->col + 1) % COL_N;
-				r = WAIT_REDRAW;
-				i += 5;
-				continue;
-			}
-			for (k = 0; k < sizeof(moves) / sizeof(moves[0]); k++) {
-				len = strlen(moves[k].seq);
-				if (n - i >= len && !memcmp(buf + i, moves[k].seq, len))
+			/* a whole sequence is one key: F2's "ESC O Q" is no 'Q' */
+			len = esc_len(buf + i, n - i);
+			for (k = 0; k < sizeof(seqs) / sizeof(seqs[0]); k++)
+				if (strlen(seqs[k].seq) == len && !memcmp(buf + i, seqs[k].seq, len))
 					break;
-			}
-			if (k == sizeof(moves) / sizeof(moves[0])) {
-				i++;	/* an unknown sequence: its bytes are ignored one by one */
-				continue;
-			}
-			switch (moves[k].scroll) {
+			i += len;
+			if (k == sizeof(seqs) / sizeof(seqs[0]))
+				continue;	/* a key top has no use for */
+			switch (seqs[k].act) {
 			case -1000: tv->scroll -= tv->page; break;
 			case 1000: tv->scroll += tv->page; break;
 			case -2000: tv->scroll = 0; break;
 			case 2000: tv->scroll = 1 << 30; break;
-			default: tv->scroll += moves[k].scroll; break;
+			case 3000: ord->col = (ord->col + 1) % COL_N; break;
+			case 4000: return WAIT_QUIT;
+			default: tv->scroll += seqs[k].act; break;
 			}
 			r = WAIT_REDRAW;
-			i += len;
 			continue;
 		}
 		switch (buf[i++]) {
@@ -482,19 +514,32 @@ enum top_wait top_keys(const char *buf, size_t n, struct top_order *ord, struct 
 			return WAIT_QUIT;
 		case '<': case ',':
 			ord->col = (ord->col + COL_N - 1) % COL_N;
-			r = WAIT_REDRAW;
 			break;
 		case '>': case '.':
 			ord->col = (ord->col + 1) % COL_N;
-			r = WAIT_REDRAW;
 			break;
-		case 'r': case 'R':
+		case 'r': case 'R': case 'I':	/* I: htop's invert */
 			ord->reverse = !ord->reverse;
-			r = WAIT_REDRAW;
+			break;
+		case '+':
+			sort_dir(ord, true);
+			break;
+		case '-':
+			sort_dir(ord, false);
+			break;
+		case 'M':			/* htop: memory, CPU (here the GPU's busy), PID */
+			sort_by(ord, COL_MEM);
+			break;
+		case 'P':
+			sort_by(ord, COL_BUSY);
+			break;
+		case 'N':
+			sort_by(ord, COL_PID);
 			break;
 		default:
-			break;
+			continue;
 		}
+		r = WAIT_REDRAW;
 	}
 	return r;
 }
