@@ -11,7 +11,8 @@
  *   cardN/device/mem_info_vram_total, mem_info_vram_used  (amdgpu, bytes)
  *   cardN/device/tile0/physical_vram_size_bytes           (xe)
  *   cardN/device/hwmon/hwmonM/energy1_input (uJ), power1_average, power1_input
- *   (uW), temp1_input (millidegree C)
+ *   (uW), the lowest tempN_input (millidegree C: amdgpu's temp1 is "edge",
+ *   xe's temp1 has only a label and temp2 is "pkg")
  *   bus/event_source/devices/i915[_<pdev>]/events/<engine>-busy  (ns counters)
  */
 #include <dirent.h>
@@ -261,6 +262,31 @@ static void read_freq(struct gpu_device *d)
 		read_dpm(d);
 }
 
+/*
+ * The device's temperature: the lowest-numbered channel that has an input
+ * (hwmon channels count from 1; a driver may give one only a label, as xe
+ * does temp1), found at the first read.
+ */
+static void read_temp(struct gpu_device *d)
+{
+	uint64_t v;
+
+	if (!d->temp_file[0]) {
+		strcpy(d->temp_file, "-");	/* none: not looked for again */
+		for (int ch = 1; ch <= 16; ch++) {
+			char name[sizeof(d->temp_file)];
+
+			snprintf(name, sizeof(name), "temp%d_input", ch);
+			if (!read_u64(d->hwmon, name, &v)) {
+				strcpy(d->temp_file, name);
+				break;
+			}
+		}
+	}
+	if (d->temp_file[0] != '-' && !read_u64(d->hwmon, d->temp_file, &v))
+		d->temp_c = v / 1000.0;
+}
+
 static void read_hwmon(struct gpu_device *d, uint64_t now)
 {
 	uint64_t v;
@@ -269,8 +295,7 @@ static void read_hwmon(struct gpu_device *d, uint64_t now)
 	d->power_w = NAN;
 	if (!d->hwmon[0])
 		return;
-	if (!read_u64(d->hwmon, "temp1_input", &v))
-		d->temp_c = v / 1000.0;
+	read_temp(d);
 	/* energy over the interval is the real average; power1_* is the driver's estimate */
 	if (!read_u64(d->hwmon, "energy1_input", &v)) {
 		if (d->has_energy && now > d->t_energy && v >= d->energy_uj)

@@ -33,6 +33,7 @@ struct gpu_device {
 	int64_t cur_mhz, max_mhz;	/* -1: absent */
 	double power_w;		/* NAN: absent (or energy only and one sample so far) */
 	double temp_c;		/* NAN: absent */
+	char temp_file[16];	/* its hwmon file ("temp2_input"); "" before the first read */
 	int64_t vram_total, vram_used;	/* bytes, -1: absent */
 	uint64_t energy_uj, t_energy;	/* last hwmon energy1_input and when */
 	bool has_energy;

@@ -42,6 +42,10 @@ mksys() {
 	echo 1500 >"$d/tile0/gt0/freq0/cur_freq"
 	echo 2400 >"$d/tile0/gt0/freq0/max_freq"
 	echo 8589934592 >"$d/tile0/physical_vram_size_bytes"
-	echo 52500 >"$d/hwmon/hwmon4/temp1_input"
+	# as xe_hwmon.c: no temp1_input; temp2 ("pkg") and temp3 ("vram") have inputs
+	echo pkg >"$d/hwmon/hwmon4/temp2_label"
+	echo 52500 >"$d/hwmon/hwmon4/temp2_input"
+	echo vram >"$d/hwmon/hwmon4/temp3_label"
+	echo 61000 >"$d/hwmon/hwmon4/temp3_input"
 	echo 7000000 >"$d/hwmon/hwmon4/energy1_input"
 }
