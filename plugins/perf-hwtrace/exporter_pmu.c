@@ -79,6 +79,12 @@ int exporter_pmu__parse(struct exporter_pmu *p, const char *sysfs, const char **
 		labels_of(p, i);
 		if (!p->pmu[i] || !p->event[i])
 			return usage_error("exporter", "out of memory");
+		/* two samples of one series would be invalid exposition */
+		for (int j = 0; j < i; j++)
+			if (!strcmp(p->pmu[j], p->pmu[i]) && !strcmp(p->event[j], p->event[i]))
+				return usage_error("exporter", "-e %s: the same series as -e %s "
+						   "(pmu=\"%s\", event=\"%s\")", ev->name,
+						   p->evs[j].name, p->pmu[i], p->event[i]);
 	}
 	return 0;
 }

@@ -422,6 +422,7 @@ syscalls() {
 		    "--listen ::1:$port" "--listen no.such.host.invalid:$port" \
 		    "--listen 127.0.0.1:$port -e no_such_pmu/foo/" \
 		    "--listen 127.0.0.1:$port -e software/config=0,period=1000/" \
+		    "--listen 127.0.0.1:$port -e cpu-clock -e software/cpu-clock/" \
 		    "--listen 127.0.0.1:$port --rescan -1" "--listen 127.0.0.1:$port extra"; do
 		run timeout 10 "$HWTRACE" exporter $args
 		echo "$args: $status $output"
