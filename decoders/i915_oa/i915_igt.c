@@ -102,7 +102,7 @@ static uint64_t lerp(const struct hwt_igt_correlation *a, const struct hwt_igt_c
 		     uint64_t ga, uint64_t ts, uint32_t shift)
 {
 	/*
-	 * Correlation GPU times are CS timestamps; Gfx12.5 OA times are >> shift.
+	 * Correlation GPU times are CS timestamps; DG2 OA times are >> shift.
 	 * Differences are signed: corrupt points may go backwards.
 	 */
 	__int128 dg = ((__int128)b->gpu_ts - a->gpu_ts) >> shift;

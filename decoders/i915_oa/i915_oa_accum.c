@@ -4,9 +4,10 @@
  *
  * As IGT's intel_perf_accumulate_reports(): 32-bit counters subtract modulo
  * 2^32, 40-bit ones modulo 2^40, 64-bit ones plainly; the timestamp delta is
- * taken modulo 2^32 and then shifted right on Gfx12.5.  The delta ending at a
- * report belongs to the context of the report before it, as IGT's reader
- * splits its timelines.  No delta crosses an OA_BUFFER_LOST.
+ * taken modulo 2^32 and then shifted right on DG2 (hwt_i915_oa__ts_shift()).
+ * The delta ending at a report belongs to the context of the report before
+ * it, as IGT's reader splits its timelines.  No delta crosses an
+ * OA_BUFFER_LOST.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -391,10 +391,10 @@ static void look_ahead(struct oa_state *s, const uint8_t *p, size_t n, uint64_t 
 	}
 }
 
-/* Gfx12.5 OA timestamps count in halves of the CS timestamp (IGT, Mesa) */
+/* DG2 OA timestamps count in halves of the CS timestamp (hwt_i915_oa__ts_shift()) */
 static inline bool ts_shifted(const struct oa_state *s)
 {
-	return s->fmt && !s->fmt->hdr64 && s->gen >= 1250 && s->gen < 1300;
+	return s->fmt && hwt_i915_oa__ts_shift(s->fmt->hdr64, s->gen);
 }
 
 static inline uint64_t ts_mask(const struct oa_state *s)

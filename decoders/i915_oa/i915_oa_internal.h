@@ -102,7 +102,7 @@ uint32_t hwt_i915_oa__default_gen(uint32_t fmt);
  * @rpt_id:	report id dword (or low 32 bits of the 64-bit id)
  * @reason:	reason bits (bit i = IGT's reason string i)
  * @raw_ts:	timestamp as stored in the report
- * @ts:		timestamp in timestamp-frequency ticks (Gfx12.5: raw >> 1)
+ * @ts:		timestamp in timestamp-frequency ticks (DG2: raw >> 1)
  * @ctx:	context id as stored
  * @ctx_valid:	the context-valid bit (Gen8 bit 25, Gen9+ bit 16)
  * @ticks:	GPU clock ticks (header; HSW: counter C2)
@@ -145,11 +145,21 @@ static inline uint32_t hwt_i915_oa__ctx_key(uint32_t gen, uint32_t ctx, bool ctx
 	return I915_OA_INVALID_CTX;
 }
 
-/* Gfx12.5 OA timestamps are shifted right by one (IGT, Mesa) */
+/*
+ * How far a report's 32-bit timestamp is shifted right: by one on DG2
+ * (12.55) and the 12.5x parts before MTL, as IGT reads them.  Mesa shifts
+ * every 12.5+ part, MTL (12.70) too; IGT files and i915-perf-reader are the
+ * reference here, and they do not.  64-bit headers carry the whole value.
+ */
+static inline unsigned int hwt_i915_oa__ts_shift(bool hdr64, uint32_t gen)
+{
+	return !hdr64 && gen >= 1250 && gen < 1270;
+}
+
 static inline uint64_t hwt_i915_oa__ts_of(const struct hwt_i915_oa_format *fmt, uint32_t gen,
 					  uint64_t raw_ts)
 {
-	return !fmt->hdr64 && gen >= 1250 && gen < 1300 ? raw_ts >> 1 : raw_ts;
+	return raw_ts >> hwt_i915_oa__ts_shift(fmt->hdr64, gen);
 }
 
 /* a report's timestamp alone, as hwt_i915_oa__decode_header() puts it in ts */
@@ -345,15 +355,13 @@ static inline struct hwt_i915_oa_values *hwt_i915_oa_accum__next(struct hwt_i915
 	return &acc->slot[acc->prev ^ 1];
 }
 
-/* timestamp delta from raw timestamp @prev to @cur: modulo 2^32 and halved on Gfx12.5 */
+/* timestamp delta from raw timestamp @prev to @cur: modulo 2^32, shifted as the timestamps */
 static inline uint64_t hwt_i915_oa_accum__dts(const struct hwt_i915_oa_accum *acc, uint64_t cur,
 					      uint64_t prev)
 {
 	if (acc->hdr64)
 		return cur - prev;
-	if (acc->gen >= 1250 && acc->gen < 1300)
-		return (uint32_t)(cur - prev) >> 1;
-	return (uint32_t)(cur - prev);
+	return (uint32_t)(cur - prev) >> hwt_i915_oa__ts_shift(false, acc->gen);
 }
 
 /* GPU clock delta from @prev to @cur */

@@ -79,7 +79,7 @@ static void place(const struct model *m, uint8_t *r, uint32_t reason, uint32_t c
 	const struct hwt_i915_oa_format *f = m->fmt;
 	uint32_t ia = 0, ib = 0, ic = 0;
 	uint32_t id = reason << 19 | (m->gen == 800 ? 1u << 25 : 1u << 16);
-	uint64_t raw_ts = !f->hdr64 && m->gen >= 1250 && m->gen < 1300 ? m->ts << 1 : m->ts;
+	uint64_t raw_ts = m->ts << hwt_i915_oa__ts_shift(f->hdr64, m->gen);
 
 	memset(r, 0, f->size);
 	if (f->hdr64) {
@@ -266,8 +266,8 @@ static int i915_write(struct hwt_synth_run *run)
 			for (uint32_t i = 0; i < nbits[2]; i++)
 				m.c[i] = (m.c[i] + rnd(&m, 1 << 18)) & mask_of(bits[2][i]);
 		}
-		/* Gfx12.5 stores ts << 1 in 32 bits: the model keeps 31 (report 0 too) */
-		if (m.gen >= 1250 && m.gen < 1300 && !m.fmt->hdr64)
+		/* DG2 stores ts << 1 in 32 bits: the model keeps 31 (report 0 too) */
+		if (hwt_i915_oa__ts_shift(m.fmt->hdr64, m.gen))
 			m.ts &= 0x7fffffff;
 		memcpy(buf + len, &(uint32_t){ 1 }, 4);
 		memcpy(buf + len + 4, &(uint32_t){ (8 + rs) << 16 }, 4);

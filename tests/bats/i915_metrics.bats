@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # i915 metric sets (--metrics): every value equals Debian's i915-perf-reader
 # (intel-gpu-tools 1.27), per context and per report, for every metric set
-# libi915_perf knows for TGL, DG2, SKL and HSW; the interface around them.
+# libi915_perf knows for TGL, DG2, SKL, HSW and MTL; the interface around them.
 
 load lib/common
 
@@ -38,6 +38,11 @@ every_set() {
 
 @test "HSW: every metric set equals i915-perf-reader -c all and -r, to its digits" {
 	every_set A45_B8_C8
+}
+
+@test "MTL: every metric set equals i915-perf-reader -c all and -r, to its digits" {
+	# DG2's report format; IGT 1.27 does not shift MTL's timestamps, nor does hwtrace
+	every_set MTL_A24u40_A14u32_B8_C8
 }
 
 # report --metrics --json output $2 equals i915-perf-reader -c all output $1,
@@ -305,10 +310,10 @@ PY
 
 @test "CPU time per report: equals i915-perf-reader's Time: CPU= ends of every timeline" {
 	local fmt
-	# not DG2: i915-perf-reader 1.27 interpolates Gfx12.5's shifted OA
+	# not DG2: i915-perf-reader 1.27 interpolates DG2's shifted OA
 	# timestamps against unshifted correlation timestamps (its CPU times
 	# there are about half); hwtrace shifts the correlation points too
-	for fmt in A32u40_A4u32_B8_C8 A45_B8_C8 SKL_A32u40_A4u32_B8_C8; do
+	for fmt in A32u40_A4u32_B8_C8 A45_B8_C8 SKL_A32u40_A4u32_B8_C8 MTL_A24u40_A14u32_B8_C8; do
 		$GEN --format "$fmt" --reports 30 -o "$T/f.igt" > /dev/null
 		"$READER" -c GpuTime "$T/f.igt" > "$T/igt.txt"
 		run "$HWTRACE" script --json -F ts,time -i "$T/f.igt"
