@@ -11,6 +11,8 @@
 # its values over the samples that have an interval divided by the sum of
 # those intervals, per block (type, index), rounded to whole events per
 # second: the figure `perf hwtrace report` prints (Documentation/panthor.rst).
+# A counter the hardware counts in units of 1 << shift (the record's
+# `scaled` field, from libGPUCounters) is multiplied by it, as report does.
 # Prints the N highest rates per block (default 8), or every counter as CSV.
 import sys
 from collections import defaultdict
@@ -54,9 +56,11 @@ def trace_unhandled(event_name, context, fields, perf_sample_dict=None):
     iv = fields['interval_ns']
     t, c = totals[key], counted[key]
     spans[key] += iv
+    shift = kvs(fields.get('scaled') or '')
     for k, v in kvs(fields['counters']).items():
         if k in HEADER_WORDS:
             continue
+        v <<= shift.get(k, 0)
         t[k] += v
         if iv:
             c[k] += v

@@ -14,10 +14,7 @@
 
 /* ---- record types ----------------------------------------------------------- */
 
-#define OPT_VEC(st, memb, cnt, has) \
-	{ .name = #memb, .type = HWT_FT_U64_VEC, .offset = offsetof(st, memb), \
-	  .count_offset = offsetof(st, cnt), .flags = HWT_FF_OPTIONAL, \
-	  .present_offset = offsetof(st, has) }
+#define OPT_VEC(st, memb, cnt, has) HWT_FIELD_VEC_OPT(st, memb, cnt, HWT_FT_U64_VEC, has)
 
 static const struct hwt_field report_fields[] = {
 	HWT_FIELD_FLAGS(struct hwt_i915_oa_report, reason, HWT_FT_U32, hwt_i915_oa_reason_names),

@@ -15,6 +15,8 @@
 #include "panthor_internal.h"
 #include "core/decoder_internal.h"
 
+#define MAX_SCALED	8	/* scaled counters of one block kind (G715: 1) */
+
 struct panthor_dec {
 	struct hwt_panthor_info info;
 	uint32_t raw_format;
@@ -24,6 +26,11 @@ struct panthor_dec {
 	uint64_t prev_end;
 	bool have_prev;
 	const char **names[HWT_PANTHOR_NKINDS];	/* key per counter index */
+	/* per block kind, the counters libGPUCounters scales: index, then NAME = shift */
+	uint32_t scaled_idx[HWT_PANTHOR_NKINDS][MAX_SCALED];
+	struct hwt_kv scaled[HWT_PANTHOR_NKINDS][MAX_SCALED];
+	uint32_t nscaled[HWT_PANTHOR_NKINDS];
+	struct hwt_kv blk_scaled[MAX_SCALED];	/* the block's enabled ones */
 	char (*numkeys)[8];			/* "42" for unnamed indices (< 1024) */
 	uint64_t *values;
 	struct hwt_kv *kv;
@@ -135,10 +142,33 @@ static int build_names(struct panthor_dec *d)
 		for (uint32_t i = 0; i < cpb; i++) {
 			const char *n = hwt_panthor__counter_name(d->info.gpu_id, k, i);
 
+			uint32_t sh = hwt_panthor__counter_shift(d->info.gpu_id, k, i);
+
 			d->names[k][i] = n ? n : d->numkeys[i];
+			if (sh && d->nscaled[k] < MAX_SCALED) {
+				d->scaled_idx[k][d->nscaled[k]] = i;
+				d->scaled[k][d->nscaled[k]++] = (struct hwt_kv){ d->names[k][i], sh };
+			}
 		}
 	}
 	return 0;
+}
+
+/* The enabled ones of the block's scaled counters, in r->scaled (none: absent). */
+static void fill_scaled(struct panthor_dec *d, const struct hwt_panthor_block *b,
+			struct hwt_panthor_block_rec *r)
+{
+	uint32_t n = 0;
+
+	for (uint32_t j = 0; j < d->nscaled[b->kind]; j++) {
+		uint32_t i = d->scaled_idx[b->kind][j];
+
+		if (b->enable_mask[i / 64] >> (i % 64) & 1)
+			d->blk_scaled[n++] = d->scaled[b->kind][j];
+	}
+	r->scaled = d->blk_scaled;
+	r->nscaled = n;
+	r->has_scaled = n > 0;
 }
 
 /* --sort and --top (checked before any input was read; bad values here are from a library user) */
@@ -285,8 +315,11 @@ static void on_block(void *ctx, const struct hwt_panthor_sample *s,
 		.enable_mask = { b->enable_mask[0], b->enable_mask[1] },
 		.values = block_values(d, b->counters), .nvalues = cpb, .counters = d->kv,
 	};
-	if (!d->no_kv)
+	if (!d->no_kv) {
 		r.ncounters = fill_kv(d->kv, d->names[b->kind], r.values, b->enable_mask, cpb);
+		if (b->kind < HWT_PANTHOR_NKINDS && d->nscaled[b->kind])
+			fill_scaled(d, b, &r);
+	}
 	warn_state(d, b);
 	d->stats.blocks++;
 	if (!d->stats.no_rows)

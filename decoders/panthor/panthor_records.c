@@ -31,6 +31,7 @@ static const struct hwt_field block_fields[] = {
 	HWT_FIELD_ARRAY(BLK, enable_mask, HWT_FT_U64, 2, HWT_FH_HEX),
 	HWT_FIELD_VEC(BLK, values, nvalues, HWT_FT_U64_VEC),
 	HWT_FIELD_VEC(BLK, counters, ncounters, HWT_FT_KV),
+	HWT_FIELD_VEC_OPT(BLK, scaled, nscaled, HWT_FT_KV, has_scaled),
 };
 
 const struct hwt_record_type hwt_rt_panthor_block = {

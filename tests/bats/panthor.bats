@@ -178,7 +178,7 @@ jrun() {
 	run bash -c '"$HWTRACE" script -i "$1" --csv 2>/dev/null' _ "$T/p.data"
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | head -1)" = \
-	  "type,sample,timestamp_start_ns,timestamp_end_ns,interval_ns,user_data,flags,block_type,block_idx,block_states,clock,cycles,enable_mask,values,counters" ]
+	  "type,sample,timestamp_start_ns,timestamp_end_ns,interval_ns,user_data,flags,block_type,block_idx,block_states,clock,cycles,enable_mask,values,counters,scaled" ]
 	[ "$(echo "$output" | grep -c '^panthor_block,')" -eq "$(grep -vc '^#' "$T/m.txt")" ]
 }
 

@@ -167,6 +167,27 @@ print((v * 10**9 + ns // 2) // ns)' "$T/p.json")
 	[ "$stock" = "$want" ]
 }
 
+@test "panthor rates of scaled counters: report and panthor-rates.py agree on every G715 counter" {
+	# FRAG_SHADER_THREADS counts in fours on G715: records keep the value
+	# read and say so in "scaled"; the script applies it, as report does
+	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	"$HWTRACE" report -i "$T/p128.data" 2>/dev/null > "$T/r.txt"
+	counter_rows "$T/r.txt" | sort > "$T/rep.txt"
+	"$HWTRACE" script -i "$T/p128.data" -s "$ROOT/scripts/panthor-rates.py" -- --csv \
+		2>/dev/null | awk -F, 'NR > 1 { print $1, $2, $3, $4, $6 }' | sort > "$T/scr.txt"
+	"$HWTRACE" inject -i "$T/p128.data" -o "$T/p128.inj" 2>/dev/null
+	perf script -i "$T/p128.inj" -s "$ROOT/scripts/panthor-rates.py" -- --csv 2>/dev/null |
+		awk -F, 'NR > 1 { print $1, $2, $3, $4, $6 }' | sort > "$T/stock.txt"
+	grep -q '^shader 0 FRAG_SHADER_THREADS ' "$T/rep.txt"
+	[ "$(wc -l < "$T/rep.txt")" -gt 100 ]
+	diff "$T/rep.txt" "$T/scr.txt"
+	diff "$T/rep.txt" "$T/stock.txt"
+	# the record says which counter is scaled, and by what
+	"$HWTRACE" script --json -i "$T/p128.data" 2>/dev/null |
+		jq -c 'select(.block_type == "shader") | .scaled' | sort -u > "$T/sc.txt"
+	[ "$(cat "$T/sc.txt")" = '{"FRAG_SHADER_THREADS":2}' ]
+}
+
 @test "panthor options: --sort/--top checked, and refused for a device without them, before input" {
 	run "$HWTRACE" report -i "$T/p.data" --sort bogus
 	[ "$status" -eq 2 ]

@@ -147,6 +147,10 @@ struct hwt_record {
 #define HWT_FIELD_OPT(st, memb, ft, hint_, has) \
 	{ .name = #memb, .type = ft, .offset = offsetof(st, memb), .hint = hint_, \
 	  .flags = HWT_FF_OPTIONAL, .present_offset = offsetof(st, has) }
+#define HWT_FIELD_VEC_OPT(st, memb, cnt, ft, has) \
+	{ .name = #memb, .type = ft, .offset = offsetof(st, memb), \
+	  .count_offset = offsetof(st, cnt), .flags = HWT_FF_OPTIONAL, \
+	  .present_offset = offsetof(st, has) }
 
 /**
  * hwt_field__present - whether an optional field is set in @data

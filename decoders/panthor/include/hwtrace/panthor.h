@@ -95,6 +95,10 @@ struct hwt_panthor_block_rec {
 	uint32_t nvalues;
 	const struct hwt_kv *counters;
 	uint32_t ncounters;
+	/* optional: the enabled counters the hardware counts in units of 1 << shift */
+	const struct hwt_kv *scaled;	/* NAME = shift (libGPUCounters' "shift") */
+	uint32_t nscaled;
+	bool has_scaled;
 };
 
 /* One sample header (record type "panthor_sample", -D only). */
