@@ -302,8 +302,11 @@ static bool device_has_type(const struct hwt_device *d, const struct hwt_record_
 	return false;
 }
 
-static const char *known_field(const struct cli_fields *f, const char *name, size_t len)
+/* -F's @name as a record field's or a metric's name (*@metric then), or NULL */
+static const char *known_field(const struct cli_fields *f, const char *name, size_t len,
+			       bool *metric)
 {
+	*metric = false;
 	hwt_devices__for_each_type(d, t) {
 		int i;
 
@@ -314,6 +317,7 @@ static const char *known_field(const struct cli_fields *f, const char *name, siz
 			return (*t)->fields[i].name;
 	}
 	/* the metrics of --metrics: all of them, or one by name */
+	*metric = true;
 	if (len == 7 && !strncmp(name, "metrics", 7))
 		return "metrics";
 	for (const struct hwt_device *const *d = hwt_devices; *d; d++) {
@@ -349,6 +353,7 @@ int cli__parse_fields(const char *cmd, const char *spec, struct cli_fields *f)
 	for (;;) {
 		size_t len = strcspn(p, ",");
 		const char *name;
+		bool metric;
 
 		if ((*p == '+') != plus)
 			return usage_error(cmd, "-F: give either fields or +fields, not both"), -1;
@@ -358,10 +363,12 @@ int cli__parse_fields(const char *cmd, const char *spec, struct cli_fields *f)
 		}
 		if (!len)
 			return usage_error(cmd, "-F '%s': empty field name", spec), -1;
-		name = known_field(f, p, len);
+		name = known_field(f, p, len, &metric);
 		if (!name)
 			return usage_error(cmd, "-F: unknown field '%.*s'%s%s", (int)len, p,
 					   f->type ? " of " : "", f->type ? f->type->name : ""), -1;
+		if (metric && !f->metric)
+			f->metric = name;
 		if (!fields_add(f, name))
 			return usage_error(cmd, "-F: too many fields"), -1;
 		if (!p[len])
@@ -378,6 +385,20 @@ int cli__parse_fields(const char *cmd, const char *spec, struct cli_fields *f)
 					return usage_error(cmd, "-F: too many fields"), -1;
 		}
 	}
+	return 0;
+}
+
+int cli__fields_metrics(const struct cli_fields *f, bool metrics, enum field_style style)
+{
+	if (!f->metric)
+		return 0;
+	if (!metrics)
+		return usage_error(f->cmd, "-F %s: a metric; %s", f->metric,
+				   strcmp(f->cmd, "script") ? "only script computes them "
+				   "(script --metrics)" : "add --metrics");
+	if (style == FS_CSV)
+		return usage_error(f->cmd, "-F %s: CSV rows have the record type's columns, "
+				   "not metrics; use text or --json", f->metric);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "hwtrace/decoder.h"
 #include "hwtrace/device.h"
 
+#include "field_fmt.h"
 #include "parse_options.h"
 
 #define CLI_MAX_OPTS 32
@@ -95,6 +96,7 @@ struct cli_fields {
 	const struct hwt_record_type *type;
 	const char *names[CLI_MAX_FIELDS];
 	unsigned n;
+	const char *metric;	/* the first metric named ("GpuBusy", "metrics"), or NULL */
 };
 
 /**
@@ -103,6 +105,14 @@ struct cli_fields {
  * record type).  Returns 0, or -1 with the reason printed.
  */
 int cli__parse_fields(const char *cmd, const char *spec, struct cli_fields *f);
+
+/**
+ * cli__fields_metrics - whether -F's metric names can be shown: they need
+ * @metrics (--metrics) and a style that carries metrics (not CSV, whose
+ * header is the record type's).  Returns 0, or EXIT_USAGE with the reason
+ * printed: a named metric is never left out in silence.
+ */
+int cli__fields_metrics(const struct cli_fields *f, bool metrics, enum field_style style);
 
 /* -F as an OPT_CALLBACK: value is a struct cli_fields whose @cmd is set. */
 int cli__fields_opt(const struct parse_opt *opt, const char *arg, int unset);

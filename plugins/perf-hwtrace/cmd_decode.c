@@ -60,6 +60,8 @@ int cmd_decode(int argc, char **argv)
 			ret = usage_error("decode", "unknown --type '%s' (see --help)", a.raw_type);
 		else if (!c.input)
 			ret = usage_error("decode", "no input file");
+		else if (cli__fields_metrics(&fields, false, a.style))
+			ret = EXIT_USAGE;
 		else
 			ret = cli__check_opts(&c, dev);
 	}

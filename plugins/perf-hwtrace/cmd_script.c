@@ -102,6 +102,8 @@ int cmd_script(int argc, char **argv)
 				  "hook sees common_secs, common_nsecs)");
 	else if (a.reltime && a.deltatime)
 		ret = usage_error("script", "--reltime and --deltatime: give one");
+	else if (!hook && cli__fields_metrics(&fields, a.metrics, a.style))
+		ret = EXIT_USAGE;
 	else if (a.filter.percent && !strcmp(c.input, "-"))
 		ret = usage_error("script", "--time with percent reads the input twice: "
 				  "not a pipe");

@@ -433,3 +433,19 @@ print(len(py), 'records')
 PY
 	done
 }
+
+@test "-F with a metric name: without --metrics, in CSV or in decode, a usage error before input" {
+	mkfifo "$T/fifo"	# never opened for writing: reading it would hang
+	for args in "script -F ctx,GpuBusy" "script --metrics --csv -F ctx,GpuBusy" \
+		    "script --csv -F metrics" "decode --type i915-oa -F ctx,metrics"; do
+		run timeout 10 "$HWTRACE" $args -i "$T/fifo"
+		echo "$args: $status $output"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"-F "*": "*"metric"* ]]
+	done
+	# with --metrics, text and JSON show it
+	$GEN --reports 5 --no-lost -o "$T/f.igt" > /dev/null
+	run "$HWTRACE" script --metrics --json -F ctx,GpuBusy -i "$T/f.igt"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"metrics":{"GpuBusy":'* ]]
+}
