@@ -107,6 +107,7 @@ static struct stream_state *stream_new(struct session *ss, uint64_t offset)
 	st->s.idx = ss->nstreams;
 	st->sink = ss->sink;
 	st->s.info_offset = offset;
+	st->s.ctx.info_offset = offset;
 	st->s.ctx.priv = st->priv;
 	st->s.ctx.opts = ss->o->opts;
 	st->s.ctx.nopts = ss->o->nopts;

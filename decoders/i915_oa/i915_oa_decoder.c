@@ -271,13 +271,13 @@ static void *oa_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 		p[i] = ctx->priv[i];
 	if (ctx->npriv <= HWT_I915_OA_PRIV_FORMAT || p[HWT_I915_OA_PRIV_LAYOUT] < 1 ||
 	    p[HWT_I915_OA_PRIV_LAYOUT] > 2) {
-		hwt_diag__error(diag, 0, "PERF_RECORD_AUXTRACE_INFO",
+		hwt_diag__error(diag, ctx->info_offset, "PERF_RECORD_AUXTRACE_INFO",
 				"i915-oa: %u priv words, layout version %llu (want >= 5 and 1 or 2)",
 				ctx->npriv, (unsigned long long)p[HWT_I915_OA_PRIV_LAYOUT]);
 		return NULL;
 	}
 	if (p[HWT_I915_OA_PRIV_FORMAT] > I915_OA_FORMAT_MAX) {
-		hwt_diag__error(diag, 0, "PERF_RECORD_AUXTRACE_INFO",
+		hwt_diag__error(diag, ctx->info_offset, "PERF_RECORD_AUXTRACE_INFO",
 				"i915-oa: unknown OA format %llu",
 				(unsigned long long)p[HWT_I915_OA_PRIV_FORMAT]);
 		return NULL;
@@ -305,7 +305,7 @@ static void *oa_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 		set_format(s, (uint32_t)p[HWT_I915_OA_PRIV_FORMAT]);
 	rsize = p[HWT_I915_OA_PRIV_REPORT_SIZE];
 	if (s->fmt && rsize && rsize != s->fmt->size)
-		hwt_diag__warn(diag, 0, "PERF_RECORD_AUXTRACE_INFO",
+		hwt_diag__warn(diag, ctx->info_offset, "PERF_RECORD_AUXTRACE_INFO",
 			       "i915-oa: report size %llu differs from %s's %u; using %u",
 			       (unsigned long long)rsize, s->fmt->name, s->fmt->size, s->fmt->size);
 	s->st.devid = s->devid;

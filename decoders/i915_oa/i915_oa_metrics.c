@@ -49,6 +49,8 @@ struct equation {
 
 struct met {
 	struct hwt_diag *diag;
+	uint64_t dev_off;		/* where the device and set came from, for messages */
+	const char *dev_rtype;		/* and what that record is */
 	const char *want;		/* --metric-set, or NULL: the recording's */
 	struct hwt_i915_oa_device dev;	/* perf.data: from AUXTRACE_INFO */
 	char set_name[256];
@@ -113,6 +115,8 @@ static void *met_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 	if (!m)
 		return NULL;
 	m->diag = diag;
+	m->dev_off = ctx->info_offset;
+	m->dev_rtype = ctx->raw ? "i915 metrics" : "PERF_RECORD_AUXTRACE_INFO";
 	m->want = hwt_aux_ctx__opt(ctx, "metric-set");
 	m->groups_only = ctx->metrics_groups_only;
 	m->no_groups = ctx->metrics_no_groups;
@@ -132,7 +136,7 @@ static void *met_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 static void fail(struct met *m, const char *why, const char *what)
 {
 	m->failed = true;
-	hwt_diag__warn(m->diag, 0, "i915 metrics", "no metrics: %s%s", why, what);
+	hwt_diag__warn(m->diag, m->dev_off, m->dev_rtype, "no metrics: %s%s", why, what);
 }
 
 /*
@@ -166,7 +170,7 @@ static bool start(struct met *m)
 	if (!m->dev.topology && m->topo_why[0]) {
 		/* bad input, as the decoder's IGT TOPOLOGY check says of a record */
 		m->failed = true;
-		hwt_diag__error(m->diag, 0, "i915 metrics", "no metrics: the EU topology of "
+		hwt_diag__error(m->diag, m->dev_off, m->dev_rtype, "no metrics: the EU topology of "
 				"AUXTRACE_INFO is unusable: %s", m->topo_why);
 		return false;
 	}
@@ -190,7 +194,7 @@ static bool start(struct met *m)
 
 		hwt_i915_perf__set_names(m->perf, names, sizeof(names));
 		m->failed = true;
-		hwt_diag__warn(m->diag, 0, "i915 metrics", "no metrics: metric set '%s' is unknown "
+		hwt_diag__warn(m->diag, m->dev_off, m->dev_rtype, "no metrics: metric set '%s' is unknown "
 			       "for device 0x%x; --metric-set NAME, valid:%s", name, m->dev.devid,
 			       names);
 		return false;
@@ -365,6 +369,11 @@ static const struct hwt_metrics *met_record(void *state, const struct hwt_record
 		const struct hwt_i915_oa_device *dv = rec->data;
 
 		m->dev = *dv;
+		/* the set's name comes from DEVICE_INFO; a TOPOLOGY after it sends the same */
+		if (strcmp(m->set_name, dv->metric_set) || strcmp(m->dev_rtype, "IGT DEVICE_INFO")) {
+			m->dev_off = rec->offset;
+			m->dev_rtype = "IGT DEVICE_INFO";
+		}
 		snprintf(m->set_name, sizeof(m->set_name), "%s", dv->metric_set);
 		if (!m->set && !m->failed)
 			hwt_i915_perf__prepare(m, &m->dev);

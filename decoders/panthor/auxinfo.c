@@ -70,7 +70,7 @@ int hwt_panthor__auxinfo(const struct hwt_auxinfo_lookup *lk, const char *pmu_na
 		priv[HWT_PANTHOR_PRIV_BHS] = l->block_header_size;
 	if (l->rev == 2 && !priv[HWT_PANTHOR_PRIV_BLOCKS + HWT_PANTHOR_CSG])
 		priv[HWT_PANTHOR_PRIV_BLOCKS + HWT_PANTHOR_CSG] = 2;
-	if (hwt_panthor_info__from_priv(&info, priv, HWT_PANTHOR_NPRIV, &diag)) {
+	if (hwt_panthor_info__from_priv(&info, priv, HWT_PANTHOR_NPRIV, 0, &diag)) {
 		snprintf(err, errlen, "%s: perf info from caps/ or defaults: %s",
 			 pmu_name, first.msg[0] ? first.msg : "inconsistent");
 		return -1;

@@ -190,7 +190,7 @@ static void *panthor_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 
 	if (!d)
 		return NULL;
-	if (hwt_panthor_info__from_priv(&d->info, ctx->priv, ctx->npriv, diag))
+	if (hwt_panthor_info__from_priv(&d->info, ctx->priv, ctx->npriv, ctx->info_offset, diag))
 		goto fail;
 	if (ctx->raw && ctx->npriv >= HWT_PANTHOR_NPRIV_RAW) {
 		d->raw_format = (uint32_t)ctx->priv[HWT_PANTHOR_PRIV_RAW_FORMAT];

@@ -18,44 +18,44 @@ static const char *const kind_keys[HWT_PANTHOR_NKINDS] = {
 	"shader_blocks",
 };
 
-int hwt_panthor_info__check(struct hwt_panthor_info *info, struct hwt_diag *diag)
+int hwt_panthor_info__check(struct hwt_panthor_info *info, uint64_t off, struct hwt_diag *diag)
 {
 	const struct hwt_panthor_layout *l = info->layout;
 	uint64_t nblocks = 0, computed;
 
 	if (!l) {
-		hwt_diag__error(diag, 0, RTYPE, "unknown uAPI layout (known: 2 = RFC v2, 6 = v6)");
+		hwt_diag__error(diag, off, RTYPE, "unknown uAPI layout (known: 2 = RFC v2, 6 = v6)");
 		return -1;
 	}
 	if (info->counters_per_block < HWT_PANTHOR_HDR_COUNTERS ||
 	    info->counters_per_block > HWT_PANTHOR_MAX_CPB) {
-		hwt_diag__error(diag, 0, RTYPE, "counters_per_block %u outside %u..%u",
+		hwt_diag__error(diag, off, RTYPE, "counters_per_block %u outside %u..%u",
 				info->counters_per_block, HWT_PANTHOR_HDR_COUNTERS,
 				HWT_PANTHOR_MAX_CPB);
 		return -1;
 	}
 	if (info->sample_header_size < l->sample_header_size ||
 	    info->sample_header_size > HWT_PANTHOR_MAX_HDR) {
-		hwt_diag__error(diag, 0, RTYPE, "sample_header_size %u outside %u..%u (layout %s)",
+		hwt_diag__error(diag, off, RTYPE, "sample_header_size %u outside %u..%u (layout %s)",
 				info->sample_header_size, l->sample_header_size,
 				HWT_PANTHOR_MAX_HDR, l->name);
 		return -1;
 	}
 	if (info->block_header_size < l->block_header_size ||
 	    info->block_header_size > HWT_PANTHOR_MAX_HDR) {
-		hwt_diag__error(diag, 0, RTYPE, "block_header_size %u outside %u..%u (layout %s)",
+		hwt_diag__error(diag, off, RTYPE, "block_header_size %u outside %u..%u (layout %s)",
 				info->block_header_size, l->block_header_size,
 				HWT_PANTHOR_MAX_HDR, l->name);
 		return -1;
 	}
 	for (int k = 0; k < HWT_PANTHOR_NKINDS; k++) {
 		if (info->blocks[k] > HWT_PANTHOR_MAX_BLOCKS) {
-			hwt_diag__error(diag, 0, RTYPE, "%s %u is more than %u", kind_keys[k],
+			hwt_diag__error(diag, off, RTYPE, "%s %u is more than %u", kind_keys[k],
 					info->blocks[k], HWT_PANTHOR_MAX_BLOCKS);
 			return -1;
 		}
 		if (info->blocks[k] && l->type_of_kind[k] == 0xff) {
-			hwt_diag__warn(diag, 0, RTYPE, "%s %u ignored: layout %s has no such block",
+			hwt_diag__warn(diag, off, RTYPE, "%s %u ignored: layout %s has no such block",
 				       kind_keys[k], info->blocks[k], l->name);
 			info->blocks[k] = 0;
 		}
@@ -64,44 +64,44 @@ int hwt_panthor_info__check(struct hwt_panthor_info *info, struct hwt_diag *diag
 	computed = info->sample_header_size +
 		   nblocks * (info->block_header_size + 8ull * info->counters_per_block);
 	if (computed > HWT_PANTHOR_MAX_SAMPLE) {
-		hwt_diag__error(diag, 0, RTYPE, "a sample of %llu bytes is implausible",
+		hwt_diag__error(diag, off, RTYPE, "a sample of %llu bytes is implausible",
 				(unsigned long long)computed);
 		return -1;
 	}
 	if (!info->sample_size) {
 		info->sample_size = (uint32_t)computed;
 	} else if (info->sample_size < computed) {
-		hwt_diag__error(diag, 0, RTYPE,
+		hwt_diag__error(diag, off, RTYPE,
 				"sample_size %u is smaller than its %llu blocks need (%llu bytes)",
 				info->sample_size, (unsigned long long)nblocks,
 				(unsigned long long)computed);
 		return -1;
 	} else if (info->sample_size > HWT_PANTHOR_MAX_SAMPLE) {
-		hwt_diag__error(diag, 0, RTYPE, "sample_size %u is implausible", info->sample_size);
+		hwt_diag__error(diag, off, RTYPE, "sample_size %u is implausible", info->sample_size);
 		return -1;
 	}
 	return 0;
 }
 
 int hwt_panthor_info__from_priv(struct hwt_panthor_info *info, const uint64_t *priv,
-				uint32_t npriv, struct hwt_diag *diag)
+				uint32_t npriv, uint64_t off, struct hwt_diag *diag)
 {
 	memset(info, 0, sizeof(*info));
 	if (npriv < HWT_PANTHOR_NPRIV) {
-		hwt_diag__error(diag, 0, RTYPE, "AUXTRACE_INFO carries %u priv words, panthor needs %d",
+		hwt_diag__error(diag, off, RTYPE, "AUXTRACE_INFO carries %u priv words, panthor needs %d",
 				npriv, HWT_PANTHOR_NPRIV);
 		return -1;
 	}
 	for (int i = HWT_PANTHOR_PRIV_GPU_ID; i < HWT_PANTHOR_PRIV_SHADER_PRESENT; i++) {
 		if (priv[i] > UINT32_MAX) {
-			hwt_diag__error(diag, 0, RTYPE, "priv[%d] = 0x%llx does not fit 32 bits", i,
+			hwt_diag__error(diag, off, RTYPE, "priv[%d] = 0x%llx does not fit 32 bits", i,
 					(unsigned long long)priv[i]);
 			return -1;
 		}
 	}
 	info->layout = hwt_panthor_layout__get((uint32_t)priv[HWT_PANTHOR_PRIV_LAYOUT]);
 	if (!info->layout) {
-		hwt_diag__error(diag, 0, RTYPE, "unknown uAPI layout %llu (known: 2, 6)",
+		hwt_diag__error(diag, off, RTYPE, "unknown uAPI layout %llu (known: 2, 6)",
 				(unsigned long long)priv[HWT_PANTHOR_PRIV_LAYOUT]);
 		return -1;
 	}
@@ -115,7 +115,7 @@ int hwt_panthor_info__from_priv(struct hwt_panthor_info *info, const uint64_t *p
 	for (int k = 0; k < HWT_PANTHOR_NKINDS; k++)
 		info->blocks[k] = (uint32_t)priv[HWT_PANTHOR_PRIV_BLOCKS + k];
 	info->shader_present = priv[HWT_PANTHOR_PRIV_SHADER_PRESENT];
-	return hwt_panthor_info__check(info, diag);
+	return hwt_panthor_info__check(info, off, diag);
 }
 
 int hwt_panthor_info__from_bytes(struct hwt_panthor_info *info,

@@ -87,20 +87,22 @@ int hwt_panthor__auxinfo(const struct hwt_auxinfo_lookup *lk, const char *pmu_na
  * @info:	filled
  * @priv:	the words (design.rst 4.2)
  * @npriv:	how many
- * @diag:	problems are reported here (offset 0, "panthor perf_info")
+ * @off:	file offset of the AUXTRACE_INFO they came from
+ * @diag:	problems are reported here (at @off, "panthor perf_info")
  *
  * Returns 0, or -1 when the context cannot be used (unknown layout, sizes out
  * of range, sample_size smaller than its blocks).
  */
 int hwt_panthor_info__from_priv(struct hwt_panthor_info *info, const uint64_t *priv,
-				uint32_t npriv, struct hwt_diag *diag);
+				uint32_t npriv, uint64_t off, struct hwt_diag *diag);
 
 /**
  * hwt_panthor_info__check - validate @info and compute sample_size when 0
  *
- * Returns 0, or -1 with the reason reported to @diag.
+ * Returns 0, or -1 with the reason reported to @diag at file offset @off
+ * (of its AUXTRACE_INFO; 0 for an info file given to raw decode).
  */
-int hwt_panthor_info__check(struct hwt_panthor_info *info, struct hwt_diag *diag);
+int hwt_panthor_info__check(struct hwt_panthor_info *info, uint64_t off, struct hwt_diag *diag);
 
 /**
  * hwt_panthor_info__from_bytes - read a binary drm_panthor_perf_info

@@ -105,7 +105,7 @@ static void *pm_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 	struct pm *p;
 	bool any = false;
 
-	if (hwt_panthor_info__from_priv(&info, ctx->priv, ctx->npriv, diag))
+	if (hwt_panthor_info__from_priv(&info, ctx->priv, ctx->npriv, ctx->info_offset, diag))
 		return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
@@ -126,7 +126,8 @@ static void *pm_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 		}
 	}
 	if (!any)
-		hwt_diag__warn(diag, 0, "panthor metrics", "GPU_ID %#x has no counter names: "
+		hwt_diag__warn(diag, ctx->info_offset, ctx->raw ? "panthor metrics" :
+			       "PERF_RECORD_AUXTRACE_INFO", "GPU_ID %#x has no counter names: "
 			       "its metrics cannot be computed (all null)", info.gpu_id);
 	p->groups_only = ctx->metrics_groups_only;
 	p->m = (struct hwt_metrics){ .set = "panthor", .defs = defs, .vals = p->vals, .n = NMET,

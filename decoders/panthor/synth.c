@@ -98,7 +98,7 @@ static int cfg_init(struct pt_cfg *c, struct hwt_synth_run *run)
 	i->blocks[HWT_PANTHOR_MEMSYS] = layout == 2 ? 1 : 4;
 	i->blocks[HWT_PANTHOR_SHADER] = 4;
 	i->shader_present = 0x50005;
-	return hwt_panthor_info__check(i, NULL);
+	return hwt_panthor_info__check(i, 0, NULL);
 }
 
 static uint32_t block_clock(int kind)

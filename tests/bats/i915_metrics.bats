@@ -220,6 +220,8 @@ PY
 	run "$HWTRACE" script --metrics --json -i "$T/f.igt"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"metric set 'NoSuchSet0' is unknown for device 0x9a49"*"RenderBasic"* ]]
+	# at the record that named it: DEVICE_INFO follows the 16-byte VERSION
+	[[ "$output" == *"offset 0x10: IGT DEVICE_INFO: no metrics: metric set 'NoSuchSet0'"* ]]
 	[ "$(grep -c '"type":"i915_oa_report"' <<< "$output")" -eq 9 ]
 	[[ "$output" != *'"metrics"'* ]]
 }
@@ -289,6 +291,10 @@ PY
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"no metrics: the EU topology of AUXTRACE_INFO is unusable: 200 bytes, more than the 96 that layout 2 holds"* ]]
+	# at the AUXTRACE_INFO record, where perf report -D shows it
+	info=$(perf report -D -i "$T/s.data" 2>/dev/null | sed -n 's/.* 0x\([0-9a-f]*\) \[0x[0-9a-f]*\]: PERF_RECORD_AUXTRACE_INFO.*/\1/p')
+	[ -n "$info" ]
+	[[ "$output" == *"offset 0x$info: PERF_RECORD_AUXTRACE_INFO: no metrics: the EU topology"* ]]
 }
 
 @test "without libi915_perf: --metrics says why, script and report decode as without it" {

@@ -795,18 +795,19 @@ static void test_info(void)
 		 " \"gpu_id\": \"0xa867\", \"shader_present\": \"0x50005\", \"layout\": 6}",
 		 priv, &d), 0);
 	CHECK_EQ(c->errors, 0);
-	CHECK_EQ(hwt_panthor_info__from_priv(&info, priv, HWT_PANTHOR_NPRIV, &d), 0);
+	CHECK_EQ(hwt_panthor_info__from_priv(&info, priv, HWT_PANTHOR_NPRIV, 0x100, &d), 0);
 	/* Documentation/panthor.rst worked example: RK3588 with a FW block = 5952 B */
 	CHECK_EQ(info.sample_size, 5952);
 	CHECK_EQ(info.blocks[HWT_PANTHOR_MEMSYS], 4);
 	CHECK_EQ(info.shader_present, 0x50005);
 	CHECK_STR(hwt_panthor__gpu_name(info.gpu_id), "Mali-G610");
 	priv[HWT_PANTHOR_PRIV_SAMPLE_SIZE] = 0;
-	CHECK_EQ(hwt_panthor_info__from_priv(&info, priv, HWT_PANTHOR_NPRIV, &d), 0);
+	CHECK_EQ(hwt_panthor_info__from_priv(&info, priv, HWT_PANTHOR_NPRIV, 0x100, &d), 0);
 	CHECK_EQ(info.sample_size, 5952);
 	priv[HWT_PANTHOR_PRIV_SAMPLE_SIZE] = 5416;
-	CHECK_EQ(hwt_panthor_info__from_priv(&info, priv, HWT_PANTHOR_NPRIV, &d), -1);
+	CHECK_EQ(hwt_panthor_info__from_priv(&info, priv, HWT_PANTHOR_NPRIV, 0x100, &d), -1);
 	CHECK_EQ(c->errors, 1);
+	CHECK_EQ(c->last_err_off, 0x100);	/* at the AUXTRACE_INFO, not the file's start */
 	CHECK_EQ(hwt_panthor_info__parse_json("{\"counters_per_block\": 64,, }", priv, &d), -1);
 	CHECK_EQ(c->errors, 2);
 	CHECK_EQ(c->last_err_off, 26);
@@ -825,10 +826,10 @@ static void test_info(void)
 					      &d), 0);
 	CHECK_EQ(priv[HWT_PANTHOR_PRIV_SHADER_PRESENT], UINT64_MAX);
 	priv[HWT_PANTHOR_PRIV_CPB] = 100000;
-	CHECK_EQ(hwt_panthor_info__from_priv(&info, priv, HWT_PANTHOR_NPRIV, &d), -1);
+	CHECK_EQ(hwt_panthor_info__from_priv(&info, priv, HWT_PANTHOR_NPRIV, 0x100, &d), -1);
 	priv[HWT_PANTHOR_PRIV_CPB] = 64;
 	priv[HWT_PANTHOR_PRIV_LAYOUT] = 3;
-	CHECK_EQ(hwt_panthor_info__from_priv(&info, priv, HWT_PANTHOR_NPRIV, &d), -1);
+	CHECK_EQ(hwt_panthor_info__from_priv(&info, priv, HWT_PANTHOR_NPRIV, 0x100, &d), -1);
 
 	/* binary perf_info: RFC v2 has csg_blocks at 24 and no sample_size (48 B) */
 	memset(raw, 0, sizeof(raw));

@@ -61,6 +61,8 @@ struct hwt_device;
  * @cpus:	hwt_session_opts.cpus: asked by a decoder about to start
  *		threads of its own (CXL HMU's ranking); NULL: not known, the
  *		decoder starts them
+ * @info_offset: file offset of the PERF_RECORD_AUXTRACE_INFO that @priv
+ *		came from (0 for raw input): where a complaint about it points
  */
 struct hwt_aux_ctx {
 	uint32_t auxtrace_type;
@@ -77,6 +79,7 @@ struct hwt_aux_ctx {
 	bool metrics;
 	bool metrics_no_groups;
 	unsigned int (*cpus)(void);
+	uint64_t info_offset;
 };
 
 /**
