@@ -15,6 +15,23 @@
 /* a decoder option that names a file takes it whole, up to this size */
 #define FILE_OPT_MAX	(16u << 20)
 
+/*
+ * @s on stderr with its control bytes as \xNN: a message quotes names from
+ * the input (a metric set's, a comm), whose escape sequences must not reach
+ * the terminal.  Bytes from 0x80 up pass: UTF-8 text stays readable.
+ */
+static void put_safe(const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch < 0x20 || ch == 0x7f)
+			fprintf(stderr, "\\x%02x", ch);
+		else
+			fputc(ch, stderr);
+	}
+}
+
 static void print_error(void *ctx, const struct hwt_error *e)
 {
 	struct cli *c = ctx;
@@ -27,9 +44,13 @@ static void print_error(void *ctx, const struct hwt_error *e)
 				"not shown\n", c->cmd, e->file);
 		return;
 	}
-	fprintf(stderr, "%s: %s: offset %#llx: %s: %s\n",
-		e->severity == HWT_ERROR ? "error" : "warning", e->file,
-		(unsigned long long)e->offset, e->rtype, e->msg);
+	fprintf(stderr, "%s: ", e->severity == HWT_ERROR ? "error" : "warning");
+	put_safe(e->file);
+	fprintf(stderr, ": offset %#llx: ", (unsigned long long)e->offset);
+	put_safe(e->rtype);
+	fputs(": ", stderr);
+	put_safe(e->msg);
+	fputc('\n', stderr);
 }
 
 void cli__init(struct cli *c, const char *cmd)

@@ -226,6 +226,14 @@ PY
 	[[ "$output" != *'"metrics"'* ]]
 }
 
+@test "a name from the input reaches stderr with its control bytes escaped" {
+	# an ESC sequence in DEVICE_INFO's set name must not drive the terminal
+	$GEN --reports 5 --no-lost --metric-set $'Bad\e[31mSet' -o "$T/f.igt" > /dev/null
+	"$HWTRACE" report --metrics -i "$T/f.igt" 2> "$T/err" > /dev/null || true
+	grep -qF "metric set 'Bad\x1b[31mSet' is unknown" "$T/err"
+	! grep -q $'\e' "$T/err"
+}
+
 @test "a TOPOLOGY libi915_perf cannot take is an error at its offset, not an abort" {
 	local t off
 	$GEN --reports 9 -o "$T/f.igt" > /dev/null
