@@ -760,8 +760,9 @@ static void on_record(void *ctx, uint32_t type, const uint8_t *body, size_t n, u
 	case IGT_PERF_RECORD_VERSION:
 		memcpy(&v, body, n >= 4 ? 4 : 0);
 		if (n < 4 || v != 1) {
-			hwt_diag__error(diag, off, "IGT VERSION",
-					"unsupported recording version (want 1)");
+			hwt_diag__error(diag, off, "IGT VERSION", "unsupported recording version "
+					"%u (want 1): its records are decoded as version 1's",
+					n >= 4 ? v : 0);
 			diag->bytes.skipped += n;
 			return;
 		}

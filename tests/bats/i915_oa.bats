@@ -370,3 +370,15 @@ PY
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"--gen: '12.x' is not a graphics version"* ]]
 }
+
+@test "i915-oa: an IGT file of another VERSION is named as such, and decoded as version 1" {
+	$GEN --reports 5 --no-lost -o "$T/f.igt" > /dev/null
+	# VERSION's body (its u32 at byte 8) says 2
+	printf '\x02' | dd of="$T/f.igt" bs=1 seek=8 conv=notrunc 2>/dev/null
+	run "$HWTRACE" script -i "$T/f.igt"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"offset 0: IGT VERSION: unsupported recording version 2 (want 1)"* ]]
+	[[ "$output" != *"PERFILE2"* ]]
+	[ "$(grep -c '^i915_oa_report:' <<< "$output")" -eq 5 ]
+}
