@@ -154,7 +154,8 @@ static void compute(struct pm *p, const struct pm_acc *a)
 
 	v[M_GPU_ACTIVE_CY] = active;
 	v[M_GPU_ACTIVE_PCT] = 100 * div0(active, a->cycles);
-	v[M_GPU_CLOCK] = div0(a->cycles, secs);
+	/* v6 leaves the header cycles 0: no clock is known, not a stopped one */
+	v[M_GPU_CLOCK] = a->cycles > 0 ? div0(a->cycles, secs) : NAN;
 	v[M_FRAG_QUEUE] = 100 * div0(in(a, IN_ITER_FRAG), active);
 	v[M_COMP_QUEUE] = 100 * div0(in(a, IN_ITER_COMP), active);
 	v[M_TILER_QUEUE] = 100 * div0(in(a, IN_ITER_TILER), active);

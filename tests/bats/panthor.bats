@@ -187,6 +187,13 @@ jrun() {
 	run "$HWTRACE" report -i "$T/p.data"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"no clock cycles in the headers"* ]]
+	# and the metrics that divide by them are null, not 0 Hz or 0 %
+	run "$HWTRACE" report --metrics --json -i "$T/p.data"
+	[ "$status" -eq 0 ]
+	python3 -c 'import json, sys
+m = [json.loads(l) for l in sys.stdin if l.startswith("{")][0]["metrics"]
+assert m["MaliGPUClock"] is None and m["MaliGPUActivePct"] is None, m
+assert m["IntervalNs"] > 0, m' <<< "$output"
 	"$HWTRACE" synth --type panthor --size 1 -o "$T/one.data"
 	run "$HWTRACE" report -i "$T/one.data"
 	[ "$status" -eq 0 ]
