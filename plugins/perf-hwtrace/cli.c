@@ -100,12 +100,13 @@ static int decoder_opt(const struct parse_opt *opt, const char *val, int unset)
 	return 0;
 }
 
-static bool has_long(const struct parse_opt *t, size_t n, const char *name)
+/* the entry of @t (@n long) for --@name, or NULL */
+static const struct parse_opt *find_long(const struct parse_opt *t, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
 		if (t[i].long_name && !strcmp(t[i].long_name, name))
-			return true;
-	return false;
+			return &t[i];
+	return NULL;
 }
 
 const struct parse_opt *cli__table(struct cli *c, const struct parse_opt *base)
@@ -128,9 +129,11 @@ const struct parse_opt *cli__table(struct cli *c, const struct parse_opt *base)
 		bool group = false;
 
 		for (const struct hwt_dev_opt *o = (*d)->options; o && o->key; o++) {
+			const struct parse_opt *first = find_long(t, n, o->key);
 			char *h;
 
-			if (has_long(t, n, o->key))	/* a key two devices share: once */
+			/* a key the base table has is not a decoder option */
+			if (first && first - t < (ptrdiff_t)nbase)
 				continue;
 			if (!group && asprintf(&h, "  decoder options of %s:", (*d)->name) > 0) {
 				t[n++] = (struct parse_opt)OPT_GROUP(h);
@@ -138,7 +141,12 @@ const struct parse_opt *cli__table(struct cli *c, const struct parse_opt *base)
 			}
 			t[n++] = (struct parse_opt)OPT_CALLBACK(0, o->key, c, o->arg, o->help,
 								 decoder_opt);
-			t[n - 1].data = o;
+			/*
+			 * A key two devices share is one option (the first entry's data:
+			 * the parser takes the two as the same); each device's help
+			 * says what it does there.
+			 */
+			t[n - 1].data = first ? first->data : o;
 		}
 	}
 	t[n] = (struct parse_opt)OPT_END();
