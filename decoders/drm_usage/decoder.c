@@ -72,6 +72,14 @@ static const int nstrings[] = {
 	[HWT_DRM_USAGE_GPU] = 3, [HWT_DRM_USAGE_GPU_ENGINE] = 2,
 };
 
+/* A client without an id: its client_id word is its fd */
+static void fd_of(uint64_t *word, uint32_t *fd, bool *has_fd)
+{
+	*fd = (uint32_t)*word;
+	*has_fd = *word <= UINT32_MAX;
+	*word = 0;
+}
+
 /* Decode and emit the record at @p (@size bytes, header checked); false if malformed. */
 static bool emit_one(const uint8_t *p, uint16_t type, size_t size, uint64_t off,
 		     const struct hwt_emit *emit, char *why, size_t whylen)
@@ -98,6 +106,8 @@ static bool emit_one(const uint8_t *p, uint16_t type, size_t size, uint64_t off,
 			.driver = s[0], .pdev = s[1], .comm = s[2], .engine = s[3],
 		};
 
+		if (f & HWT_DU_HAS_FD && !r.has_client_id)
+			fd_of(&r.client_id, &r.fd, &r.has_fd);
 		hwt_emit__record(emit, &hwt_rt_drm_usage_engine, &r, off);
 		break;
 	}
@@ -109,6 +119,8 @@ static bool emit_one(const uint8_t *p, uint16_t type, size_t size, uint64_t off,
 			.driver = s[0], .pdev = s[1], .comm = s[2], .region = s[3],
 		};
 
+		if (hwt_le32(p + 28) & HWT_DU_HAS_FD && !r.has_client_id)
+			fd_of(&r.client_id, &r.fd, &r.has_fd);
 		if (r.kind >= 5) {
 			snprintf(why, whylen, "memory kind %u unknown (0-4)", r.kind);
 			return false;

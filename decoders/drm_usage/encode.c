@@ -62,6 +62,17 @@ static void strings(struct enc *e, const char *const *s, int n)
 	}
 }
 
+/* The client_id word: the id, or for a client without one its fd (HWT_DU_HAS_FD). */
+static uint64_t client_word(uint64_t id, bool has_id, uint32_t fd, bool has_fd)
+{
+	return has_id ? id : has_fd ? fd : 0;
+}
+
+static uint32_t client_flags(bool has_id, bool has_fd)
+{
+	return has_id ? HWT_DU_HAS_ID : has_fd ? HWT_DU_HAS_FD : 0;
+}
+
 int hwt_drm_usage__put_engine(uint8_t *buf, size_t cap, size_t *len,
 			      const struct hwt_drm_usage_engine_rec *r)
 {
@@ -72,9 +83,9 @@ int hwt_drm_usage__put_engine(uint8_t *buf, size_t cap, size_t *len,
 	if (!start(&e, buf, cap, len, HWT_DRM_USAGE_ENGINE, size))
 		return -1;
 	w64(&e, r->time);
-	w64(&e, r->client_id);
+	w64(&e, client_word(r->client_id, r->has_client_id, r->fd, r->has_fd));
 	w32(&e, r->pid);
-	w32(&e, (r->has_client_id ? HWT_DU_HAS_ID : 0) | (r->has_busy_ns ? HWT_DU_HAS_BUSY : 0) |
+	w32(&e, client_flags(r->has_client_id, r->has_fd) | (r->has_busy_ns ? HWT_DU_HAS_BUSY : 0) |
 		(r->has_cycles ? HWT_DU_HAS_CYCLES : 0) |
 		(r->has_total_cycles ? HWT_DU_HAS_TOTAL : 0) | (r->has_util ? HWT_DU_HAS_UTIL : 0));
 	w64(&e, r->busy_ns);
@@ -97,9 +108,9 @@ int hwt_drm_usage__put_memory(uint8_t *buf, size_t cap, size_t *len,
 	if (!start(&e, buf, cap, len, HWT_DRM_USAGE_MEMORY, size))
 		return -1;
 	w64(&e, r->time);
-	w64(&e, r->client_id);
+	w64(&e, client_word(r->client_id, r->has_client_id, r->fd, r->has_fd));
 	w32(&e, r->pid);
-	w32(&e, r->has_client_id ? HWT_DU_HAS_ID : 0);
+	w32(&e, client_flags(r->has_client_id, r->has_fd));
 	w64(&e, r->bytes);
 	w32(&e, r->kind);
 	w32(&e, 0);

@@ -303,6 +303,11 @@ static void json_client_head(struct out *o, const struct drm_client *cl)
 		PUT_LIT(o, "null");
 	PUT_LIT(o, ",\"client_id\":");
 	json_u64_or_null(o, cl->has_id, cl->client_id);
+	if (!cl->has_id) {
+		/* no id: the fd is the client (of the first pid) */
+		PUT_LIT(o, ",\"fd\":");
+		json_u64_or_null(o, true, drm_client__fd(cl));
+	}
 	PUT_LIT(o, ",\"engines\":{");
 }
 

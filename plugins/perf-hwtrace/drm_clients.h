@@ -77,6 +77,12 @@ struct drm_client {
 	uint32_t view_rank;	/* the caller's: 1 + its place in the last sort, 0 none */
 };
 
+/* A client without drm-client-id is one fd: that fd's number (its holder is pids[0]). */
+static inline uint32_t drm_client__fd(const struct drm_client *cl)
+{
+	return (uint32_t)cl->client_id;	/* the key of such a client: pid << 32 | fd */
+}
+
 struct drm_fdref {
 	int pid;
 	int fd;

@@ -55,7 +55,7 @@ const struct pf_map pf_maps[] = {
 		.type = "drm_usage_engine", .group = "DRM clients",
 		.time_field = "time",
 		.values = {
-			{ PF_FIELD, "util_ppm", NULL, "{comm} {client_id} {engine} busy (ppm)",
+			{ PF_FIELD, "util_ppm", NULL, "{comm} {client_id}{fd:fd} {engine} busy (ppm)",
 			  PF_UNIT_NONE },
 		},
 	},
@@ -64,7 +64,8 @@ const struct pf_map pf_maps[] = {
 		.type = "drm_usage_memory", .group = "DRM clients",
 		.time_field = "time",
 		.values = {
-			{ PF_FIELD, "bytes", NULL, "{comm} {client_id} {region} {kind} memory",
+			{ PF_FIELD, "bytes", NULL,
+			  "{comm} {client_id}{fd:fd} {region} {kind} memory",
 			  PF_UNIT_BYTES },
 		},
 	},

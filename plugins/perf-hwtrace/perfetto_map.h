@@ -5,8 +5,9 @@
  * One entry per record type (perfetto_map.c): the sink looks a record's type
  * up here and never switches over types, so a new record type is one entry.
  * Track names are templates: "{field}" is that field of the record shown as
- * script shows it (hex, enum name, string), "{}" the key of a KV field or the
- * index of a vector element.
+ * script shows it (hex, enum name, string), nothing when it is an optional
+ * field the record lacks; "{field:text}" the same after "text" (a record
+ * with it only); "{}" the key of a KV field or the index of a vector element.
  */
 #ifndef PERF_HWTRACE_PERFETTO_MAP_H
 #define PERF_HWTRACE_PERFETTO_MAP_H

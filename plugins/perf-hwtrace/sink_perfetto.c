@@ -21,7 +21,7 @@
 #include "sink_perfetto.h"
 
 #define SEQ_ID 1	/* our one trusted_packet_sequence_id */
-#define MAX_NAME_FIELDS 4	/* drm_usage_memory: comm, client_id, region, kind */
+#define MAX_NAME_FIELDS 5	/* drm_usage_memory: comm, client_id, fd, region, kind */
 
 /* A track, a thread, a process or an interned string, by the hash of what it is. */
 struct entry {
@@ -234,7 +234,10 @@ static void counter(struct perfetto_sink *s, uint64_t uuid, uint64_t t, bool is_
 
 /* ------------------------------------------------------------- the table */
 
-/* "{field}" of the record as script shows it, "{}" @sub. */
+/*
+ * "{field}" of the record as script shows it ("" for an optional field it
+ * lacks), "{field:text}" that after "text", "{}" @sub.
+ */
 static void render_name(struct perfetto_sink *s, char *buf, size_t size, const char *tmpl,
 			const struct hwt_record_type *type, const void *data, const char *sub)
 {
@@ -252,13 +255,18 @@ static void render_name(struct perfetto_sink *s, char *buf, size_t size, const c
 		if (close == p + 1) {
 			out__puts(o, sub ? sub : "");
 		} else {
+			const char *colon = memchr(p + 1, ':', (size_t)(close - p - 1));
+			const char *end = colon ? colon : close;
 			char name[64];
 			int i;
 
-			snprintf(name, sizeof(name), "%.*s", (int)(close - p - 1), p + 1);
+			snprintf(name, sizeof(name), "%.*s", (int)(end - p - 1), p + 1);
 			i = field_fmt__find(type, name);
-			if (i >= 0)
+			if (i >= 0 && hwt_field__present(&type->fields[i], data)) {
+				if (colon)
+					out__write(o, colon + 1, (size_t)(close - colon - 1));
 				field_fmt__value(o, &type->fields[i], data, FS_TEXT);
+			}
 		}
 		p = close + 1;
 	}
@@ -964,7 +972,8 @@ struct perfetto_sink *perfetto_sink__new(struct out *o, bool raw)
 
 				if (!close)
 					break;
-				snprintf(name, sizeof(name), "%.*s", (int)(close - p - 1), p + 1);
+				/* "{field:text}": the field's name ends at the colon */
+				snprintf(name, sizeof(name), "%.*s", (int)strcspn(p + 1, ":}"), p + 1);
 				if (close > p + 1)
 					rt->name_f[v][k++] = find(rt->type, name);
 				p = close + 1;

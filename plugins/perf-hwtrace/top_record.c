@@ -223,12 +223,14 @@ static int put_client(struct top_rec *r, const struct drm_client *cl, uint64_t n
 	const struct hwt_drm_fdinfo *fi = &cl->cur;
 	struct hwt_drm_usage_engine_rec e = {
 		.time = now, .driver = fi->driver, .pdev = fi->pdev ? fi->pdev : "",
-		.client_id = cl->client_id, .has_client_id = cl->has_id,
+		.client_id = cl->has_id ? cl->client_id : 0, .has_client_id = cl->has_id,
+		.fd = drm_client__fd(cl), .has_fd = !cl->has_id,
 		.pid = cl->npids ? (uint32_t)cl->pids[0] : 0, .comm = cl->comm,
 	};
 	struct hwt_drm_usage_memory_rec m = {
 		.time = now, .driver = e.driver, .pdev = e.pdev, .client_id = e.client_id,
-		.has_client_id = e.has_client_id, .pid = e.pid, .comm = e.comm,
+		.has_client_id = e.has_client_id, .fd = e.fd, .has_fd = e.has_fd, .pid = e.pid,
+		.comm = e.comm,
 	};
 
 	for (uint32_t i = 0; i < fi->nengines; i++) {

@@ -269,7 +269,7 @@ static void text_client(struct line *l, const struct drm_client *cl)
 	if (cl->has_id)
 		snprintf(id, sizeof(id), "%llu", (unsigned long long)cl->client_id);
 	else
-		snprintf(id, sizeof(id), "fd%u", (unsigned)(cl->client_id & 0xffffffffu));
+		snprintf(id, sizeof(id), "fd%u", (unsigned)drm_client__fd(cl));
 	human_bytes(mem, sizeof(mem), top_client_mem(cl, &is_total));
 	lprintf(l, "%-12s %-15s %-8s %-12s %6s ", pids,
 		out__escape(comm, sizeof(comm), cl->comm), out__escape(drv, sizeof(drv), fi->driver),

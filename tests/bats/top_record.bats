@@ -211,3 +211,35 @@ PY
 	# nothing left beside it
 	[ -z "$(ls -A "$T" | grep '^\.rec\.data')" ]
 }
+
+@test "top --record: clients without drm-client-id stay apart by their fd everywhere" {
+	# one lima process, two fds, no id: two clients (as top's fd4 and fd5)
+	for s in 0 1; do
+		mkfd "$T/n$s" 11 noid 4 /dev/dri/renderD128 \
+			"$(printf 'drm-driver:\tlima\ndrm-engine-gp:\t%d ns\ndrm-resident-memory:\t%d KiB\n' $((s * 100000000)) 4)"
+		mkfd "$T/n$s" 11 noid 5 /dev/dri/renderD128 \
+			"$(printf 'drm-driver:\tlima\ndrm-engine-gp:\t%d ns\ndrm-resident-memory:\t%d KiB\n' $((s * 300000000)) 8)"
+	done
+	"$HWTRACE" top --proc "$T/n0" --proc "$T/n1" --sys "$T/sys" -n 2 -d 0 \
+		--clock-file "$T/clock" --json --record "$T/n.data" >"$T/n.json"
+	# --json: client_id null, fd the client's
+	[ "$(python3 -c 'import json,sys
+d = [json.loads(l) for l in open(sys.argv[1])][-1]
+print(sorted((c["client_id"], c["fd"]) for c in d["clients"]))' "$T/n.json")" = "[(None, 4), (None, 5)]" ]
+	# the records: fd instead of client_id, each client its own utilisation
+	[ "$(jsel "$T/n.data" 'sorted((x["fd"], "client_id" in x, x["util_ppm"]) for x in r if x["type"] == "drm_usage_engine" and "util_ppm" in x)')" = "[(4, False, 100000), (5, False, 300000)]" ]
+	[ "$(jsel "$T/n.data" 'sorted((x["fd"], x["bytes"]) for x in r if x["type"] == "drm_usage_memory" and x["time"] == 2000000000)')" = "[(4, 4096), (5, 8192)]" ]
+	# Perfetto: a track per client, named as top names them
+	"$HWTRACE" convert --to-perfetto "$T/n.pftrace" -i "$T/n.data"
+	$READ "$T/n.pftrace" >"$T/tracks.json"
+	python3 -c 'import json,sys
+t = json.load(open(sys.argv[1]))["tracks"]
+assert t["noid fd4 gp busy (ppm)"]["points"] == [[2000000000, 100000]], t.keys()
+assert t["noid fd5 gp busy (ppm)"]["points"] == [[2000000000, 300000]], t.keys()
+assert t["noid fd5 memory resident memory"]["points"] == [[1000000000, 8192], [2000000000, 8192]]' "$T/tracks.json"
+	# stock perf after inject
+	"$HWTRACE" inject -i "$T/n.data" -o "$T/n.inj"
+	run perf script -i "$T/n.inj"
+	[ "$status" -eq 0 ]
+	grep -q 'hwtrace:drm_usage_engine: .*fd=5 .*engine=gp' <<<"$output"
+}

@@ -30,6 +30,8 @@ enum hwt_drm_usage_rtype {
 #define HWT_DU_HAS_CYCLES	0x04
 #define HWT_DU_HAS_TOTAL	0x08
 #define HWT_DU_HAS_UTIL		0x10
+/* engine and memory records: no client id; the client_id word holds the fd */
+#define HWT_DU_HAS_FD		0x20
 /* GPU record */
 #define HWT_DU_HAS_CUR		0x01
 #define HWT_DU_HAS_MAX		0x02
@@ -58,6 +60,8 @@ struct hwt_drm_usage_engine_rec {
 	bool has_busy_ns, has_cycles, has_total_cycles, has_util;
 	uint32_t capacity;
 	uint32_t util_ppm;	/* utilisation, 1000000 = the whole capacity */
+	uint32_t fd;		/* a client without drm-client-id: its fd (of @pid) */
+	bool has_fd;
 };
 
 struct hwt_drm_usage_memory_rec {
@@ -69,6 +73,8 @@ struct hwt_drm_usage_memory_rec {
 	const char *comm, *region;
 	uint32_t kind;
 	uint64_t bytes;
+	uint32_t fd;		/* as the engine record's */
+	bool has_fd;
 };
 
 struct hwt_drm_usage_gpu_rec {
