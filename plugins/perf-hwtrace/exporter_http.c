@@ -174,6 +174,17 @@ static struct body *body_get(struct exporter_http *h, uint64_t arrived)
 	return b;
 }
 
+/*
+ * The URL as sent, escapes and all: only /metrics is served, and decoding
+ * would make "/metrics%00" a NUL-terminated "/metrics".
+ */
+static size_t keep_escapes(void *cls, struct MHD_Connection *c, char *s)
+{
+	(void)cls;
+	(void)c;
+	return strlen(s);
+}
+
 static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char *url,
 			      const char *method, const char *version, const char *upload,
 			      size_t *upload_size, void **con_cls)
@@ -299,6 +310,7 @@ struct exporter_http *exporter_http__start(const struct sockaddr *addr, socklen_
 				MHD_OPTION_CONNECTION_LIMIT, (unsigned int)MAX_CONNECTIONS,
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)CONN_TIMEOUT_S,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
+				MHD_OPTION_UNESCAPE_CALLBACK, keep_escapes, NULL,
 				MHD_OPTION_END);
 	if (!h->d) {
 		fprintf(stderr, "perf hwtrace exporter: cannot start the HTTP server on %s\n",
@@ -346,8 +358,9 @@ int exporter_http__parse_addr(const char *text, struct sockaddr_storage *ss, soc
 	long port;
 	int r;
 
-	if (!colon) {
-		snprintf(err, errlen, "'%s': not HOST:PORT", text);
+	/* in "[::1]" the last colon is the address's: no port */
+	if (!colon || (text[0] == '[' && colon < strrchr(text, ']'))) {
+		snprintf(err, errlen, "'%s': not HOST:PORT (an IPv6 address: [ADDR]:PORT)", text);
 		return -1;
 	}
 	errno = 0;

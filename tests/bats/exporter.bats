@@ -374,6 +374,9 @@ syscalls() {
 	[[ $code == 4?? || $code == closed ]]
 	[ "$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$EP/nope")" = 404 ]
 	[ "$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$EP/")" = 404 ]
+	# an escaped NUL does not end the path early
+	[ "$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$EP/metrics%00")" = 404 ]
+	[ "$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$EP/metrics%00x")" = 404 ]
 	[ "$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' -X POST "$URL")" = 405 ]
 	[ "$(curl -s --max-time 5 -o /dev/null -w '%{http_code}' "$URL")" = 200 ]
 	kill "$slow" 2>/dev/null || true
@@ -419,7 +422,7 @@ syscalls() {
 	local port
 	port=$(free_port)
 	for args in "" "--listen 127.0.0.1" "--listen 127.0.0.1:99999" "--listen 127.0.0.1:x" \
-		    "--listen ::1:$port" "--listen no.such.host.invalid:$port" \
+		    "--listen ::1:$port" "--listen [::1]" "--listen no.such.host.invalid:$port" \
 		    "--listen 127.0.0.1:$port -e no_such_pmu/foo/" \
 		    "--listen 127.0.0.1:$port -e software/config=0,period=1000/" \
 		    "--listen 127.0.0.1:$port -e cpu-clock -e software/cpu-clock/" \
