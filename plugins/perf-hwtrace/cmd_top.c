@@ -724,6 +724,8 @@ static int parse_opts(int argc, char **argv, struct top_opts *o)
 		return n == PARSE_OPT_DONE ? n : EXIT_USAGE;
 	if (n)
 		return usage_error("top", "unexpected argument '%s' (see --help)", argv[0]);
+	if (o->json && o->batch)
+		return usage_error("top", "--json and -b are two outputs: give one");
 	if (!o->nroots)
 		o->roots[o->nroots++] = "/proc";
 	if (!o->sys)

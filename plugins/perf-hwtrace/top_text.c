@@ -259,7 +259,7 @@ static void text_client(struct line *l, const struct drm_client *cl)
 {
 	const struct hwt_drm_fdinfo *fi = &cl->cur;
 	char pids[64] = "", mem[32], id[32], comm[4 * sizeof(cl->comm)], drv[128], pdev[128];
-	bool is_total;
+	bool is_total, any_util = false;
 	int off = 0;
 
 	for (int i = 0; i < cl->npids && off < (int)sizeof(pids) - 12; i++)
@@ -274,8 +274,15 @@ static void text_client(struct line *l, const struct drm_client *cl)
 	lprintf(l, "%-12s %-15s %-8s %-12s %6s ", pids,
 		out__escape(comm, sizeof(comm), cl->comm), out__escape(drv, sizeof(drv), fi->driver),
 		fi->pdev ? out__escape(pdev, sizeof(pdev), fi->pdev) : "-", id);
-	lprintf(l, "%5.1f%% %7s%s", cl->total_util < 0 ? 0 : cl->total_util > 999 ? 999 :
-		cl->total_util, fi->nregions ? mem : "-", is_total ? "t" : " ");
+	/* no engine has a utilisation yet (a first sample): "-", as the engines say */
+	for (uint32_t i = 0; i < fi->nengines && !any_util; i++)
+		any_util = cl->util[i].src != HWT_DRM_UTIL_NONE;
+	if (any_util)
+		lprintf(l, "%5.1f%% ", cl->total_util < 0 ? 0 : cl->total_util > 999 ? 999 :
+			cl->total_util);
+	else
+		lprintf(l, "%6s ", "-");
+	lprintf(l, "%7s%s", fi->nregions ? mem : "-", is_total ? "t" : " ");
 	for (uint32_t i = 0; i < fi->nengines; i++) {
 		const struct hwt_drm_util *u = &cl->util[i];
 

@@ -223,6 +223,10 @@ print(eval(sys.argv[3]))' "$@"
 	[ "$status" -eq 2 ]
 	run "$HWTRACE" top --bogus
 	[ "$status" -eq 2 ]
+	# two outputs at once: refused before any tree is read
+	run "$HWTRACE" top --proc "$T/none" -n 1 --json -b
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--json and -b"* ]]
 	run "$HWTRACE" top --proc "$T/none" -n 1 --json
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"cannot read"* ]]
@@ -388,6 +392,8 @@ print(eval(sys.argv[3]))' "$@"
 	local line
 	line=$(grep '^700 ' <<<"$output")
 	[[ "$line" == "700          noid            lima     -               fd5 "* ]]
+	# one sample: no engine has a utilisation yet, nor has the BUSY column
+	[[ "$line" == *" fd5      -    4.0K  gp:- |"* ]]
 }
 
 @test "top: a bad drm-engine or drm-*-memory value is a warning once per client and key" {
