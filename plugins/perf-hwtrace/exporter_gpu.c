@@ -108,7 +108,7 @@ void exporter_gpu__render(struct membuf *b, const struct gpu_devices *g)
 			number(b, v);
 		}
 	}
-	/* engine busy: i915's PMU counts busy ns per engine */
+	/* engine busy: i915's PMU counts busy ns per engine, xe's ticks (gpu_devices.c) */
 	any = false;
 	for (int i = 0; i < g->n; i++) {
 		const struct gpu_device *d = &g->dev[i];

@@ -14,6 +14,8 @@
  *   (uW), the lowest tempN_input (millidegree C: amdgpu's temp1 is "edge",
  *   xe's temp1 has only a label and temp2 is "pkg")
  *   bus/event_source/devices/i915[_<pdev>]/events/<engine>-busy  (ns counters)
+ *   bus/event_source/devices/xe_<pdev>/events/engine-{active,total}-ticks,
+ *   per engine of DRM_XE_DEVICE_QUERY_ENGINES on /dev/dri/cardN (xe, 6.15+)
  */
 #include <dirent.h>
 #include <errno.h>
@@ -22,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -104,62 +107,232 @@ static void find_hwmon(struct gpu_device *d)
 	closedir(dir);
 }
 
-static long perf_open(struct perf_event_attr *attr, int cpu)
+static long perf_open(struct perf_event_attr *attr, int cpu, int group)
 {
-	return syscall(SYS_perf_event_open, attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return syscall(SYS_perf_event_open, attr, -1, cpu, group, PERF_FLAG_FD_CLOEXEC);
+}
+
+/*
+ * xe's engine query (include/uapi/drm/xe_drm.h, Linux 6.8+), declared here:
+ * Debian 12's headers are 6.1's, which have no xe.
+ */
+struct xe_device_query {
+	uint64_t extensions;
+	uint32_t query;		/* 0: DRM_XE_DEVICE_QUERY_ENGINES */
+	uint32_t size;		/* 0 asks for the size */
+	uint64_t data;
+	uint64_t reserved[2];
+};
+#define XE_QUERY_ENGINES	0
+#define XE_IOCTL_DEVICE_QUERY	_IOWR('d', 0x40 + 0x00, struct xe_device_query)
+#define XE_ENGINE_SIZE		32	/* struct drm_xe_engine: class instance, u64 reserved[3] */
+
+int gpu_xe__engines(const void *buf, size_t len, struct gpu_xe_engine *out, int max)
+{
+	const uint8_t *p = buf;
+	uint32_t n;
+	int k = 0;
+
+	if (len < 8)
+		return -1;
+	memcpy(&n, p, 4);
+	if (n > (len - 8) / XE_ENGINE_SIZE)
+		return -1;
+	for (uint32_t i = 0; i < n && k < max; i++) {
+		const uint8_t *e = p + 8 + (size_t)i * XE_ENGINE_SIZE;
+
+		memcpy(&out[k].engine_class, e, 2);
+		memcpy(&out[k].engine_instance, e + 2, 2);
+		memcpy(&out[k].gt_id, e + 4, 2);
+		k++;
+	}
+	return k;
+}
+
+void gpu_xe__engine_name(const struct gpu_xe_engine *e, bool other_gt, char *buf, size_t size)
+{
+	/* DRM_XE_ENGINE_CLASS_*, named as xe's fdinfo names them (drm-engine-rcs, ...) */
+	static const char *const cls[] = { "rcs", "bcs", "vcs", "vecs", "ccs" };
+
+	if (e->engine_class < sizeof(cls) / sizeof(cls[0]))
+		snprintf(buf, size, "%s%u", cls[e->engine_class], e->engine_instance);
+	else
+		snprintf(buf, size, "class%u-%u", e->engine_class, e->engine_instance);
+	if (other_gt) {
+		size_t l = strlen(buf);
+
+		snprintf(buf + l, size - l, "-gt%u", e->gt_id);
+	}
+}
+
+void gpu_xe__terms(const char *value, const struct gpu_xe_engine *e, char *buf, size_t size)
+{
+	/* xe_pmu.c: gt, engine_class and engine_instance as the engine query gives them */
+	snprintf(buf, size, "%s,gt=%u,engine_class=%u,engine_instance=%u", value, e->gt_id,
+		 e->engine_class, e->engine_instance);
+}
+
+/* @dev's engines as the xe driver lists them; their number, 0 if it will not say */
+static int xe_query_engines(const char *card, struct gpu_xe_engine *out, int max)
+{
+	struct xe_device_query q = { .query = XE_QUERY_ENGINES };
+	char path[64];
+	void *buf;
+	int f, n = 0;
+
+	snprintf(path, sizeof(path), "/dev/dri/%s", card);
+	f = open(path, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return 0;
+	if (ioctl(f, XE_IOCTL_DEVICE_QUERY, &q) || !q.size || !(buf = calloc(1, q.size))) {
+		close(f);
+		return 0;
+	}
+	q.data = (uintptr_t)buf;
+	if (!ioctl(f, XE_IOCTL_DEVICE_QUERY, &q))
+		n = gpu_xe__engines(buf, q.size, out, max);
+	free(buf);
+	close(f);
+	return n > 0 ? n : 0;
+}
+
+/* The driver's PMU: "<drv>_<pdev, ':' as '_'>", else @plain (NULL: none); its name in d->pmu. */
+static struct hwt_pmu *driver_pmu(struct gpu_device *d, const char *sys, const char *plain)
+{
+	char name[128], err[256];
+	struct hwt_pmu *pmu;
+
+	snprintf(name, sizeof(name), "%s_%s", d->driver, d->pdev);
+	for (char *p = name; *p; p++)
+		if (*p == ':')
+			*p = '_';
+	pmu = hwt_pmu__new_sysfs_err(sys, name, err, sizeof(err));
+	if (!pmu && plain)
+		pmu = hwt_pmu__new_sysfs_err(sys, plain, err, sizeof(err));
+	if (pmu)
+		snprintf(d->pmu, sizeof(d->pmu), "%s", hwt_pmu__name(pmu));
+	return pmu;
+}
+
+static struct gpu_engine *engine_new(struct gpu_device *d, const char *name)
+{
+	struct gpu_engine *e = &d->engines[d->nengines++];
+
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	e->fd = e->fd2 = -1;
+	e->busy_pct = NAN;
+	return e;
+}
+
+/* perf_event_open() of @terms on @pmu (in @group's, or leading one); -1 on failure */
+static int open_terms(const struct hwt_pmu *pmu, const char *terms, int cpu, int group,
+		      uint64_t read_format)
+{
+	struct perf_event_attr attr;
+	char err[256];
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	if (hwt_pmu__encode_err(pmu, terms, &attr, err, sizeof(err)))
+		return -1;
+	attr.type = hwt_pmu__type(pmu);
+	attr.read_format = read_format;
+	return (int)perf_open(&attr, cpu, group);
 }
 
 /*
  * The i915 PMU is "i915" for the integrated GPU and "i915_<pdev, ':' as '_'>"
  * for discrete ones; its <engine>-busy events count busy ns.
  */
-static int load_engines(struct gpu_device *d, const char *sys, bool open_pmu)
+static int load_i915(struct gpu_device *d, const struct hwt_pmu *pmu, bool open_pmu, int cpu)
 {
-	char name[128], err[256];
-	struct hwt_pmu *pmu;
-	int n, cpus[1];
+	int n = hwt_pmu__nevents(pmu);
 
-	if (strcmp(d->driver, "i915"))
-		return 0;
-	snprintf(name, sizeof(name), "i915_%s", d->pdev);
-	for (char *p = name; *p; p++)
-		if (*p == ':')
-			*p = '_';
-	pmu = hwt_pmu__new_sysfs_err(sys, name, err, sizeof(err));
-	if (!pmu)
-		pmu = hwt_pmu__new_sysfs_err(sys, "i915", err, sizeof(err));
-	if (!pmu)
-		return 0;
-	snprintf(d->pmu, sizeof(d->pmu), "%s", hwt_pmu__name(pmu));
-	n = hwt_pmu__nevents(pmu);
 	d->engines = calloc(n ? n : 1, sizeof(*d->engines));
-	if (!d->engines) {
-		hwt_pmu__delete(pmu);
+	if (!d->engines)
 		return -1;
-	}
-	if (hwt_pmu__cpus(pmu, cpus, 1) < 1)
-		cpus[0] = 0;
 	for (int i = 0; i < n; i++) {
 		const char *value, *ev = hwt_pmu__event(pmu, i, &value);
 		size_t len = strlen(ev);
-		struct gpu_engine *e = &d->engines[d->nengines];
-		struct perf_event_attr attr;
+		char name[sizeof(d->engines->name)];
+		struct gpu_engine *e;
 
-		if (len <= 5 || strcmp(ev + len - 5, "-busy") || len - 5 >= sizeof(e->name))
+		if (len <= 5 || strcmp(ev + len - 5, "-busy") || len - 5 >= sizeof(name))
 			continue;
-		snprintf(e->name, sizeof(e->name), "%.*s", (int)(len - 5), ev);
-		e->fd = -1;
-		e->busy_pct = NAN;
-		memset(&attr, 0, sizeof(attr));
-		attr.size = sizeof(attr);
-		if (open_pmu && !hwt_pmu__encode_err(pmu, value, &attr, err, sizeof(err))) {
-			attr.type = hwt_pmu__type(pmu);
-			e->fd = (int)perf_open(&attr, cpus[0]);
-		}
-		d->nengines++;
+		snprintf(name, sizeof(name), "%.*s", (int)(len - 5), ev);
+		e = engine_new(d, name);
+		if (open_pmu)
+			e->fd = open_terms(pmu, value, cpu, -1, 0);
 	}
-	hwt_pmu__delete(pmu);
 	return 0;
+}
+
+/*
+ * The xe PMU (6.15+) counts per engine, chosen by the gt, engine_class and
+ * engine_instance terms of DRM_XE_DEVICE_QUERY_ENGINES: engine-active-ticks
+ * over engine-total-ticks is its busy share, read together in one group as
+ * the driver asks.  The engines come from the device node, so a recorded
+ * tree (no PMU opened) lists none.
+ */
+static int load_xe(struct gpu_device *d, const struct hwt_pmu *pmu, bool open_pmu, int cpu)
+{
+	struct gpu_xe_engine xe[64];
+	const char *active = NULL, *total = NULL;
+	int n;
+
+	for (int i = 0; i < hwt_pmu__nevents(pmu); i++) {
+		const char *value, *ev = hwt_pmu__event(pmu, i, &value);
+
+		if (!strcmp(ev, "engine-active-ticks"))
+			active = value;
+		else if (!strcmp(ev, "engine-total-ticks"))
+			total = value;
+	}
+	n = active && total && open_pmu ? xe_query_engines(d->card, xe, 64) : 0;
+	d->engines = calloc(n ? n : 1, sizeof(*d->engines));
+	if (!d->engines)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		char name[sizeof(d->engines->name)], terms[512];
+		bool other_gt = false;
+		struct gpu_engine *e;
+
+		for (int j = 0; j < n; j++)
+			other_gt |= xe[i].gt_id && xe[j].gt_id != xe[i].gt_id &&
+				    xe[j].engine_class == xe[i].engine_class &&
+				    xe[j].engine_instance == xe[i].engine_instance;
+		gpu_xe__engine_name(&xe[i], other_gt, name, sizeof(name));
+		e = engine_new(d, name);
+		gpu_xe__terms(total, &xe[i], terms, sizeof(terms));
+		e->fd = open_terms(pmu, terms, cpu, -1, PERF_FORMAT_GROUP);
+		if (e->fd < 0)
+			continue;
+		gpu_xe__terms(active, &xe[i], terms, sizeof(terms));
+		e->fd2 = open_terms(pmu, terms, cpu, e->fd, PERF_FORMAT_GROUP);
+		if (e->fd2 < 0) {
+			close(e->fd);
+			e->fd = -1;
+		}
+	}
+	return 0;
+}
+
+static int load_engines(struct gpu_device *d, const char *sys, bool open_pmu)
+{
+	bool i915 = !strcmp(d->driver, "i915"), xe = !strcmp(d->driver, "xe");
+	struct hwt_pmu *pmu;
+	int cpus[1], ret;
+
+	if (!i915 && !xe)
+		return 0;
+	pmu = driver_pmu(d, sys, i915 ? "i915" : NULL);
+	if (!pmu)
+		return 0;
+	if (hwt_pmu__cpus(pmu, cpus, 1) < 1)
+		cpus[0] = 0;
+	ret = i915 ? load_i915(d, pmu, open_pmu, cpus[0]) : load_xe(d, pmu, open_pmu, cpus[0]);
+	hwt_pmu__delete(pmu);
+	return ret;
 }
 
 static int cmp_card(const void *a, const void *b)
@@ -310,6 +483,29 @@ static void read_hwmon(struct gpu_device *d, uint64_t now)
 		d->power_w = v / 1e6;
 }
 
+/*
+ * xe: the group's total and active ticks; the share of the interval the
+ * engine was busy, added to @e's busy ns as i915 counts them
+ */
+static void read_xe_engine(struct gpu_engine *e, uint64_t wall)
+{
+	uint64_t v[3];	/* PERF_FORMAT_GROUP: nr, then the leader's and the member's */
+
+	if (read(e->fd, v, sizeof(v)) != sizeof(v) || v[0] != 2)
+		return;
+	if (e->has_prev && v[1] > e->ticks[0] && v[2] >= e->ticks[1]) {
+		double share = (double)(v[2] - e->ticks[1]) / (double)(v[1] - e->ticks[0]);
+
+		share = share > 1 ? 1 : share;
+		e->busy_pct = 100 * share;
+		e->prev = e->cur;
+		e->cur += (uint64_t)(share * (double)wall + 0.5);
+	}
+	e->ticks[0] = v[1];
+	e->ticks[1] = v[2];
+	e->has_prev = true;
+}
+
 /* busy ns over the monotonic interval since the last sample */
 static void read_engines(struct gpu_device *d, uint64_t now)
 {
@@ -318,6 +514,10 @@ static void read_engines(struct gpu_device *d, uint64_t now)
 		uint64_t v;
 
 		e->busy_pct = NAN;
+		if (e->fd2 >= 0) {
+			read_xe_engine(e, now > d->t_last ? now - d->t_last : 0);
+			continue;
+		}
 		if (e->fd < 0 || read(e->fd, &v, sizeof(v)) != sizeof(v))
 			continue;
 		e->prev = e->cur;
@@ -348,9 +548,12 @@ void gpu_devices__sample(struct gpu_devices *g, uint64_t now)
 void gpu_devices__exit(struct gpu_devices *g)
 {
 	for (int i = 0; i < g->n; i++) {
-		for (int k = 0; k < g->dev[i].nengines; k++)
+		for (int k = 0; k < g->dev[i].nengines; k++) {
+			if (g->dev[i].engines[k].fd2 >= 0)
+				close(g->dev[i].engines[k].fd2);
 			if (g->dev[i].engines[k].fd >= 0)
 				close(g->dev[i].engines[k].fd);
+		}
 		free(g->dev[i].engines);
 	}
 	free(g->dev);

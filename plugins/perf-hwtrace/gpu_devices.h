@@ -6,23 +6,50 @@
  * gpu_devices__sample() then reads what the kernel exposes for it without
  * vendor tools: frequency (i915/xe gt files, amdgpu pp_dpm_sclk), hwmon
  * power and temperature, VRAM (amdgpu mem_info_vram_*, xe tile size) and,
- * for i915, engine busy time from its perf PMU.  Values a device does not
+ * for i915 and xe, engine busy time from their perf PMUs.  Values a device does not
  * expose are marked absent (the views print "-" or null), never zero.
  */
 #ifndef PERF_HWTRACE_GPU_DEVICES_H
 #define PERF_HWTRACE_GPU_DEVICES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-/* An engine busy counter of the driver's PMU (i915 "<engine>-busy", ns). */
+/*
+ * An engine's busy counters in the driver's PMU: i915's "<engine>-busy" (ns),
+ * or xe's engine-total-ticks (@fd, the group leader) and engine-active-ticks
+ * (@fd2), whose ratio over an interval is the busy share.
+ */
 struct gpu_engine {
 	char name[32];		/* "rcs0" */
 	int fd;			/* perf event, -1 if it could not be opened */
-	uint64_t prev, cur;	/* busy ns */
+	int fd2;		/* xe: active ticks, in @fd's group; -1 for i915 */
+	uint64_t prev, cur;	/* busy ns (xe: the busy share times the interval, summed) */
+	uint64_t ticks[2];	/* xe: total and active ticks at the last read */
 	bool has_prev;
 	double busy_pct;	/* over the last interval, NAN until two samples */
 };
+
+/* An engine as xe's DRM_XE_DEVICE_QUERY_ENGINES gives it. */
+struct gpu_xe_engine {
+	uint16_t engine_class, engine_instance, gt_id;
+};
+
+/**
+ * gpu_xe__engines - the engines of a DRM_XE_DEVICE_QUERY_ENGINES reply
+ * @buf:	struct drm_xe_query_engines as the kernel filled it (@len bytes)
+ * @out:	up to @max engines
+ *
+ * Returns how many, or -1 when @buf is shorter than its count says.
+ */
+int gpu_xe__engines(const void *buf, size_t len, struct gpu_xe_engine *out, int max);
+
+/* @e's name as xe's fdinfo names its class ("rcs0", "vcs1"), "-gtN" past GT 0's */
+void gpu_xe__engine_name(const struct gpu_xe_engine *e, bool other_gt, char *buf, size_t size);
+
+/* The PMU terms of event @value ("event=0x02") for engine @e */
+void gpu_xe__terms(const char *value, const struct gpu_xe_engine *e, char *buf, size_t size);
 
 struct gpu_device {
 	char card[16];		/* "card0" */

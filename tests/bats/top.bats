@@ -349,6 +349,8 @@ print(eval(sys.argv[3]))' "$@"
 	# the i915 PMU's busy events name the engines; a fake tree's PMU is never opened
 	[ "$(jdev "$T/out.json" 2 'g["card0"]["pmu"]')" = "i915" ]
 	[ "$(jdev "$T/out.json" 2 'g["card0"]["engines"]')" = "{'bcs0': {'busy': None}, 'rcs0': {'busy': None}}" ]
+	# xe's PMU (xe_<pdev>) is found; its engines come from the device node, not the tree
+	[ "$(jdev "$T/out.json" 2 '(g["card2"]["pmu"], g["card2"]["engines"])')" = "('xe_0000_03_00.0', {})" ]
 	# the clients are still there
 	[ "$(jget "$T/out.json" 2 'len(d["clients"])')" -eq 8 ]
 }

@@ -2,7 +2,7 @@
 # Shared by top.bats and exporter.bats.
 # mksys ROOT: a sysfs tree shaped like the kernel's (class/drm/cardN links
 # into devices/, device/uevent, the drivers' frequency, hwmon and VRAM files
-# and the i915 PMU) with three GPUs: integrated i915, amdgpu, xe.
+# and the i915 and xe PMUs) with three GPUs: integrated i915, amdgpu, xe.
 mkcard() { # ROOT CARD PDEV DRIVER
 	local dev="$1/devices/pci0000:00/$3"
 	mkdir -p "$dev/drm/$2" "$dev/drm/$2-DP-1" "$dev/drm/renderD12${2#card}" "$1/class/drm"
@@ -48,4 +48,15 @@ mksys() {
 	echo vram >"$d/hwmon/hwmon4/temp3_label"
 	echo 61000 >"$d/hwmon/hwmon4/temp3_input"
 	echo 7000000 >"$d/hwmon/hwmon4/energy1_input"
+	# xe's PMU (xe_pmu.c, 6.15+): per engine tick events chosen by format terms
+	pmu="$r/bus/event_source/devices/xe_0000_03_00.0"
+	mkdir -p "$pmu/events" "$pmu/format"
+	echo 4343 >"$pmu/type"
+	echo 0 >"$pmu/cpumask"
+	echo 'config:0-11' >"$pmu/format/event"
+	echo 'config:12-19' >"$pmu/format/engine_instance"
+	echo 'config:20-27' >"$pmu/format/engine_class"
+	echo 'config:60-63' >"$pmu/format/gt"
+	echo 'event=0x02' >"$pmu/events/engine-active-ticks"
+	echo 'event=0x03' >"$pmu/events/engine-total-ticks"
 }
