@@ -21,6 +21,8 @@
 #define I915_OA_LOST_BUFFER	0x2	/* -> DRM_I915_PERF_RECORD_OA_BUFFER_LOST */
 
 #define I915_OA_MAX_REPORT	256
+#define I915_OA_TOPOLOGY_MAX	96	/* caps/topology.0 .. .11 */
+#define I915_OA_UUID_LEN	40	/* caps/uuid.0 .. .4 */
 
 /**
  * struct i915_oa_caps - the device
@@ -31,6 +33,16 @@
  * @report_size: report size in bytes per format (0: unsupported)
  * @min_exponent: smallest supported period exponent
  * @oa_buffer_reports: reports the OA buffer holds (the largest fill threshold)
+ * @revision:	PCI revision
+ * @gt_min_hz:	lowest GT frequency, Hz
+ * @gt_max_hz:	highest GT frequency, Hz
+ * @topology:	the EU topology as DRM_I915_QUERY_TOPOLOGY_INFO gives it
+ *		(struct drm_i915_query_topology_info and its masks)
+ * @topology_size: bytes of @topology used
+ * @metric_set:	uuid of the metric set the OA unit counts, NUL-terminated
+ *
+ * The last five are what a metric set's equations need besides the reports
+ * (IGT's intel_perf_for_devinfo()); caps/ exports them word by word.
  */
 struct i915_oa_caps {
 	u32 devid;
@@ -40,6 +52,12 @@ struct i915_oa_caps {
 	u16 report_size[16];
 	u32 min_exponent;
 	u32 oa_buffer_reports;
+	u32 revision;
+	u64 gt_min_hz;
+	u64 gt_max_hz;
+	u8 topology[I915_OA_TOPOLOGY_MAX];
+	u32 topology_size;
+	char metric_set[I915_OA_UUID_LEN];
 };
 
 /**

@@ -123,10 +123,88 @@ static const struct attribute_group op_cpumask_group = {
 	.attrs = op_cpumask_attrs,
 };
 
+static ssize_t revision_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_op(dev_get_drvdata(dev))->dev->caps.revision);
+}
+static DEVICE_ATTR_RO(revision);
+
+static ssize_t gt_min_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", to_op(dev_get_drvdata(dev))->dev->caps.gt_min_hz);
+}
+static DEVICE_ATTR_RO(gt_min);
+
+static ssize_t gt_max_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%llu\n", to_op(dev_get_drvdata(dev))->dev->caps.gt_max_hz);
+}
+static DEVICE_ATTR_RO(gt_max);
+
+static ssize_t topology_size_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", to_op(dev_get_drvdata(dev))->dev->caps.topology_size);
+}
+static DEVICE_ATTR_RO(topology_size);
+
+/*
+ * A blob as 64-bit words, as the recorder reads caps/ (numbers only):
+ * word N is bytes 8N..8N+7, little-endian, in "topology.N" and "uuid.N".
+ */
+struct op_word_attr {
+	struct device_attribute attr;
+	unsigned int word;
+	bool uuid;		/* of caps->metric_set, else of caps->topology */
+};
+
+static ssize_t word_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	const struct i915_oa_caps *caps = &to_op(dev_get_drvdata(dev))->dev->caps;
+	const struct op_word_attr *wa = container_of(attr, struct op_word_attr, attr);
+	const u8 *blob = wa->uuid ? (const u8 *)caps->metric_set : caps->topology;
+
+	return sysfs_emit(buf, "%#llx\n", get_unaligned_le64(blob + 8 * wa->word));
+}
+
+#define OP_WORD_ATTR(blob, n, is_uuid) \
+	static struct op_word_attr op_##blob##_##n = { \
+		.attr = { .attr = { .name = #blob "." #n, .mode = 0444 }, .show = word_show }, \
+		.word = n, .uuid = is_uuid, \
+	}
+
+OP_WORD_ATTR(topology, 0, false);
+OP_WORD_ATTR(topology, 1, false);
+OP_WORD_ATTR(topology, 2, false);
+OP_WORD_ATTR(topology, 3, false);
+OP_WORD_ATTR(topology, 4, false);
+OP_WORD_ATTR(topology, 5, false);
+OP_WORD_ATTR(topology, 6, false);
+OP_WORD_ATTR(topology, 7, false);
+OP_WORD_ATTR(topology, 8, false);
+OP_WORD_ATTR(topology, 9, false);
+OP_WORD_ATTR(topology, 10, false);
+OP_WORD_ATTR(topology, 11, false);
+OP_WORD_ATTR(uuid, 0, true);
+OP_WORD_ATTR(uuid, 1, true);
+OP_WORD_ATTR(uuid, 2, true);
+OP_WORD_ATTR(uuid, 3, true);
+OP_WORD_ATTR(uuid, 4, true);
+static_assert(12 * 8 == I915_OA_TOPOLOGY_MAX && 5 * 8 == I915_OA_UUID_LEN);
+
 static struct attribute *op_caps_attrs[] = {
 	&dev_attr_devid.attr,
 	&dev_attr_graphics_ver.attr,
 	&dev_attr_ts_freq.attr,
+	&dev_attr_revision.attr,
+	&dev_attr_gt_min.attr,
+	&dev_attr_gt_max.attr,
+	&dev_attr_topology_size.attr,
+	&op_topology_0.attr.attr, &op_topology_1.attr.attr, &op_topology_2.attr.attr,
+	&op_topology_3.attr.attr, &op_topology_4.attr.attr, &op_topology_5.attr.attr,
+	&op_topology_6.attr.attr, &op_topology_7.attr.attr, &op_topology_8.attr.attr,
+	&op_topology_9.attr.attr, &op_topology_10.attr.attr, &op_topology_11.attr.attr,
+	&op_uuid_0.attr.attr, &op_uuid_1.attr.attr, &op_uuid_2.attr.attr,
+	&op_uuid_3.attr.attr, &op_uuid_4.attr.attr,
 	NULL
 };
 

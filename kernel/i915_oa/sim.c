@@ -262,6 +262,24 @@ static const struct i915_oa_ops sim_ops = {
 	.read = sim_read,
 };
 
+/*
+ * The EU topology: 1 slice of 6 subslices of 16 EUs, all present, as
+ * struct drm_i915_query_topology_info lays it out (flags, max slices,
+ * subslices and EUs, subslice mask offset and stride, EU mask offset and
+ * stride, then the masks).
+ */
+static void sim_topology(struct i915_oa_caps *caps)
+{
+	static const u16 hdr[8] = { 0, 1, 6, 16, 1, 1, 2, 2 };
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(hdr); i++)
+		put_unaligned_le16(hdr[i], caps->topology + 2 * i);
+	caps->topology[16] = 0x01;			/* slice 0 */
+	caps->topology[17] = 0x3f;			/* subslices 0-5 */
+	memset(caps->topology + 18, 0xff, 6 * 2);	/* 16 EUs each */
+	caps->topology_size = 32;			/* 30, padded to a word */
+}
+
 static int __init oa_sim_init(void)
 {
 	int ret;
@@ -286,10 +304,15 @@ static int __init oa_sim_init(void)
 			.report_size = { [FMT_C4_B8] = 64, [FMT_A32U40] = 256 },
 			.min_exponent = 10,		/* 107 us: an hrtimer per report */
 			.oa_buffer_reports = SIM_OA_BUF,
+			.gt_min_hz = 300000000,
+			.gt_max_hz = 1100000000,
+			/* IGT's TGL GT2 RenderBasic (libi915_perf's hw_config_guid) */
+			.metric_set = "0fc397c0-4833-492c-9ccd-4929d574d5b8",
 		},
 		.instance = instance,
 		.cpu = cpu,
 	};
+	sim_topology(&sim->dev.caps);
 	ret = i915_oa_pmu_add(&sim->dev);
 	if (ret) {
 		pr_err("cannot register PMU: %d\n", ret);

@@ -273,6 +273,17 @@ def check_gpus(lines, blobs, text, seed, outdir):
           o.get("format/fill_threshold") == "config:16-23" and o.get("caps/devid") == "0x9a49" and
           o.get("caps/graphics_ver") == "1200" and o.get("caps/ts_freq") == "19200000",
           "i915_oa0: format terms and caps/ as documented")
+    # the device words of the metrics: the set's uuid and the EU topology, word by word
+    uuid = b"0fc397c0-4833-492c-9ccd-4929d574d5b8".ljust(40, b"\0")
+    topo = (bytes([0, 0, 1, 0, 6, 0, 16, 0, 1, 0, 1, 0, 2, 0, 2, 0, 1, 0x3f]) +
+            b"\xff" * 12).ljust(96, b"\0")
+    words = lambda key, blob, n: all(int(o.get("caps/%s.%d" % (key, i), "-1"), 0) ==
+                                     int.from_bytes(blob[8 * i:8 * i + 8], "little")
+                                     for i in range(n))
+    check(o.get("caps/gt_min") == "300000000" and o.get("caps/gt_max") == "1100000000" and
+          o.get("caps/revision") == "0" and o.get("caps/topology_size") == "32" and
+          words("uuid", uuid, 5) and words("topology", topo, 12),
+          "i915_oa0: caps/ has the metric set's uuid and the EU topology, word by word")
     for name, (pages, layout, expect) in PT_RUNS.items():
         if check_blob(lines, blobs, name, outdir):
             check_gpu.panthor_raw(check, name, records(blobs[name]), pages * PAGE, seed,

@@ -247,3 +247,22 @@ def data_i915(check, hwt, path, seed, exp, fmt):
     check(rc == 0 and n > 0 and not probs,
           "rec_i915: `script --json`: %d reports (format %d) equal the model%s"
           % (n, fmt, "".join("\n    " + b for b in probs[:5])))
+    # record put the PMU's caps/ into AUXTRACE_INFO: report --metrics finds the
+    # set and the topology, and each context's GpuTime is the time its deltas
+    # cover, from the model's timestamps (19.2 MHz, none across a loss)
+    rc, out, err = tool([hwt, "report", "--metrics", "--json", "-i", path])
+    groups = [json.loads(ln) for ln in out.splitlines() if ln.startswith("{")]
+    ticks, prev = {}, None
+    for r in recs:
+        if r.get("type") == "i915_oa_lost":
+            prev = None
+        elif r.get("type") == "i915_oa_report":
+            if prev is not None:
+                ticks[prev["ctx"]] = ticks.get(prev["ctx"], 0) + ((r["ts"] - prev["ts"]) & 0xffffffff)
+            prev = r
+    want = {c: t * 10**9 // 19200000 for c, t in ticks.items()}
+    got = {g["ctx"]: g["metrics"].get("GpuTime") for g in groups}
+    check(rc == 0 and groups and all(g["metric_set"] == "RenderBasic" for g in groups) and
+          got == want,
+          "rec_i915: `report --metrics`: RenderBasic per context, GpuTime as the model's "
+          "timestamps say (%s vs %s)%s" % (got, want, err.strip()[:200]))
