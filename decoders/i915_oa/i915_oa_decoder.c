@@ -310,6 +310,11 @@ static void *oa_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 			       (unsigned long long)rsize, s->fmt->name, s->fmt->size, s->fmt->size);
 	s->st.devid = s->devid;
 	s->st.ts_freq = s->ts_freq;
+	/* layout 2 names the metric set by its uuid (an IGT file's DEVICE_INFO by name) */
+	if (ctx->npriv >= HWT_I915_OA_NPRIV_V2 && p[HWT_I915_OA_PRIV_LAYOUT] == 2) {
+		memcpy(s->metric_set, &ctx->priv[HWT_I915_OA_PRIV_UUID], HWT_I915_OA_UUID_LEN);
+		s->metric_set[HWT_I915_OA_UUID_LEN] = 0;
+	}
 	return s;
 }
 

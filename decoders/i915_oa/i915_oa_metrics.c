@@ -185,7 +185,10 @@ static bool start(struct met *m)
 						     m->dev.ts_freq, m->dev.gt_min, m->dev.gt_max,
 						     m->dev.topology);
 	if (!m->perf) {
-		fail(m, "libi915_perf does not know the device of DEVICE_INFO", "");
+		/* the record at m->dev_off (DEVICE_INFO, AUXTRACE_INFO) named it */
+		snprintf(why, sizeof(why), "libi915_perf does not know device 0x%x%s", m->dev.devid,
+			 m->dev.devid ? "" : " (none given: --devid to synth, caps/devid to record)");
+		fail(m, why, "");
 		return false;
 	}
 	s = *name ? hwt_i915_perf__find_set(m->perf, name) : NULL;
@@ -194,9 +197,14 @@ static bool start(struct met *m)
 
 		hwt_i915_perf__set_names(m->perf, names, sizeof(names));
 		m->failed = true;
-		hwt_diag__warn(m->diag, m->dev_off, m->dev_rtype, "no metrics: metric set '%s' is unknown "
-			       "for device 0x%x; --metric-set NAME, valid:%s", name, m->dev.devid,
-			       names);
+		if (*name)
+			hwt_diag__warn(m->diag, m->dev_off, m->dev_rtype, "no metrics: metric set "
+				       "'%s' is unknown for device 0x%x; --metric-set NAME, valid:%s",
+				       name, m->dev.devid, names);
+		else
+			hwt_diag__warn(m->diag, m->dev_off, m->dev_rtype, "no metrics: the input "
+				       "names no metric set; --metric-set NAME, valid for device "
+				       "0x%x:%s", m->dev.devid, names);
 		return false;
 	}
 	if (!hwt_i915_perf__set_sane(s)) {

@@ -347,6 +347,17 @@ PY
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"i915_oa_context"* ]]
 	[[ "$output" == *"0x20"* ]]
+	# the stream names its metric set as AUXTRACE_INFO does: synth's default uuid
+	uuid=$(python3 "$BATS_TEST_DIRNAME/../fixtures/igt_metric_sets.py" 0x9a49 |
+		awk '$1 == "RenderBasic" { print $2 }')
+	run "$HWTRACE" synth --type i915-oa --seed 3 --size 64K --uuid "$uuid" -o "$T/u.data"
+	run "$HWTRACE" report -i "$T/u.data"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"i915_oa_stream:"*" 19200000 $uuid "* ]]
+	# none named: --metrics says so, and how to name one
+	"$HWTRACE" synth --type i915-oa --seed 3 --size 64K --devid 0x9a49 -o "$T/n.data"
+	run "$HWTRACE" report --metrics -i "$T/n.data"
+	[[ "$output" == *"PERF_RECORD_AUXTRACE_INFO: no metrics: the input names no metric set; --metric-set NAME"* ]]
 	run "$HWTRACE" report -D -i "$T/oa.data"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"OA report ts"* ]]
