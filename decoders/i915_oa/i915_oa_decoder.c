@@ -672,6 +672,9 @@ static void device_info(struct oa_state *s, const uint8_t *body, size_t n, uint6
 	s->dev.gt_max = di.gt_max_frequency;
 	if (!s->freq_given)
 		s->ts_freq = s->st.ts_freq = di.timestamp_frequency;
+	if (!s->ts_freq)
+		hwt_diag__warn(s->diag, off, "IGT DEVICE_INFO", "timestamp frequency 0: no GPU "
+			       "time in ns and no CPU time can be computed (--ts-freq HZ)");
 	if (!s->gen_given) {
 		uint32_t g = hwt_i915_oa__gen_for_devid(di.device_id);
 

@@ -393,3 +393,12 @@ PY
 	[[ "$output" != *"PERFILE2"* ]]
 	[ "$(grep -c '^i915_oa_report:' <<< "$output")" -eq 5 ]
 }
+
+@test "i915-oa: a DEVICE_INFO timestamp frequency of 0 is a warning at its offset" {
+	$GEN --reports 5 --no-lost -o "$T/f.igt" > /dev/null
+	# DEVICE_INFO's body starts at 24 (16-byte VERSION, 8-byte header): u64 frequency first
+	printf '\0\0\0\0\0\0\0\0' | dd of="$T/f.igt" bs=1 seek=24 conv=notrunc 2>/dev/null
+	run "$HWTRACE" report -i "$T/f.igt"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"offset 0x10: IGT DEVICE_INFO: timestamp frequency 0"* ]]
+}
