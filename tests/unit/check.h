@@ -54,6 +54,21 @@ static const char *check_current;
 		check_failed++; \
 } while (0)
 
+/* Write @text to @dir/@name (a sysfs or proc fixture); a failure is a failed check. */
+static inline void check_put_file(const char *dir, const char *name, const char *text)
+{
+	char path[1024];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
 static inline int check_done(const char *suite)
 {
 	printf("%s: %d passed, %d failed\n", suite, check_passed, check_failed);

@@ -59,20 +59,6 @@ static void test_query(void)
 	CHECK_STR(name, "class9-0");
 }
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	CHECK(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 static void test_terms(void)
 {
 	char root[] = "/tmp/hwt-xe-XXXXXX", dir[300], cmd[700], terms[256], err[256];
@@ -84,15 +70,15 @@ static void test_terms(void)
 	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/xe_0000_03_00.0", root);
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s/format %s/events", dir, dir);
 	CHECK_EQ(system(cmd), 0);
-	put(dir, "type", "42\n");
-	put(dir, "cpumask", "0\n");
-	put(dir, "format/event", "config:0-11\n");
-	put(dir, "format/engine_instance", "config:12-19\n");
-	put(dir, "format/engine_class", "config:20-27\n");
-	put(dir, "format/function", "config:44-59\n");
-	put(dir, "format/gt", "config:60-63\n");
-	put(dir, "events/engine-active-ticks", "event=0x02\n");
-	put(dir, "events/engine-total-ticks", "event=0x03\n");
+	check_put_file(dir, "type", "42\n");
+	check_put_file(dir, "cpumask", "0\n");
+	check_put_file(dir, "format/event", "config:0-11\n");
+	check_put_file(dir, "format/engine_instance", "config:12-19\n");
+	check_put_file(dir, "format/engine_class", "config:20-27\n");
+	check_put_file(dir, "format/function", "config:44-59\n");
+	check_put_file(dir, "format/gt", "config:60-63\n");
+	check_put_file(dir, "events/engine-active-ticks", "event=0x02\n");
+	check_put_file(dir, "events/engine-total-ticks", "event=0x03\n");
 	p = hwt_pmu__new_sysfs_err(root, "xe_0000_03_00.0", err, sizeof(err));
 	CHECK(p != NULL);
 	if (p) {

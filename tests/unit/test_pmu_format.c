@@ -176,20 +176,6 @@ static void test_cpulist(void)
 	CHECK_EQ(hwt_cpulist__parse("x", c, 16), -1);
 }
 
-static void put(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	CHECK(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 /* The online list of a sysfs fixture; a root without one falls back to this machine's. */
 static void test_online(void)
 {
@@ -200,7 +186,7 @@ static void test_online(void)
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s/devices/system/cpu", root);
 	CHECK_EQ(system(cmd), 0);
 	snprintf(cmd, sizeof(cmd), "%s/devices/system/cpu", root);
-	put(cmd, "online", "0-1,3\n");
+	check_put_file(cmd, "online", "0-1,3\n");
 	CHECK_EQ(hwt_cpulist__online(root, c, 16), 3);
 	CHECK(c[0] == 0 && c[1] == 1 && c[2] == 3);
 	CHECK_EQ(hwt_cpulist__online("/nonexistent", c, 16),
@@ -230,12 +216,12 @@ static void test_config3_and_bad_format(void)
 	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/arm_spe_0", root);
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s/format", dir);
 	CHECK_EQ(system(cmd), 0);
-	put(dir, "type", "8\n");
-	put(dir, "format/ts_enable", "config:0\n");
-	put(dir, "format/min_latency", "config2:0-11\n");
-	put(dir, "format/inv_event_filter", "config3:0-63\n");
-	put(dir, "format/future", "config9:0-3\n");
-	put(dir, "format/wide", "config:60-70\n");
+	check_put_file(dir, "type", "8\n");
+	check_put_file(dir, "format/ts_enable", "config:0\n");
+	check_put_file(dir, "format/min_latency", "config2:0-11\n");
+	check_put_file(dir, "format/inv_event_filter", "config3:0-63\n");
+	check_put_file(dir, "format/future", "config9:0-3\n");
+	check_put_file(dir, "format/wide", "config:60-70\n");
 	p = hwt_pmu__new_sysfs(root, "arm_spe_0", &d);
 	CHECK(p != NULL);
 	if (!p)
@@ -351,12 +337,12 @@ static void test_hmu_sysfs(void)
 	mkdir(dir, 0755);
 	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/cxl_hmu_mem0.0.0", root);
 	mkdir(dir, 0755);
-	put(dir, "type", "42\n");
-	put(dir, "cpumask", "1\n");
+	check_put_file(dir, "type", "42\n");
+	check_put_file(dir, "cpumask", "1\n");
 	snprintf(fmt, sizeof(fmt), "%s/format", dir);
 	mkdir(fmt, 0755);
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		put(fmt, t[i][0], t[i][1]);
+		check_put_file(fmt, t[i][0], t[i][1]);
 
 	CHECK_EQ(hwt_pmu__parse_event_err(root, "cxl_hmu_mem0.0.0/epoch_type=1,access_type=6,"
 					  "epoch_scale=4,epoch_multiplier=3,randomized_downsampling,"

@@ -233,20 +233,6 @@ static void test_bad_aux_range(void)
 	fake_fini(&f);
 }
 
-static void put_file(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	CHECK(f != NULL);
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 /*
  * AUXTRACE_INFO words from a term split over two bit ranges (read back in
  * full, not from its first range only) and from caps/ files, where junk
@@ -263,9 +249,9 @@ static void test_auxinfo_words(void)
 	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/i915_oa0/caps", root);
 	snprintf(cmd, sizeof(cmd), "mkdir -p %s", dir);
 	CHECK_EQ(system(cmd), 0);
-	put_file(dir, "ts_freq", "-1\n");		/* a sign: not a number of Hz */
-	put_file(dir, "metrics_set", "7x\n");	/* junk after a number */
-	put_file(dir, "ctx_handle", "0x2a\n");
+	check_put_file(dir, "ts_freq", "-1\n");		/* a sign: not a number of Hz */
+	check_put_file(dir, "metrics_set", "7x\n");	/* junk after a number */
+	check_put_file(dir, "ctx_handle", "0x2a\n");
 
 	memset(&ev, 0, sizeof(ev));
 	ev.name = "i915_oa0/oa_exponent=0x35/";
