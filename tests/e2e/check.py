@@ -348,7 +348,7 @@ def check_recorder(lines, blobs, text, seed, outdir):
         print("skip recorder: no perf-hwtrace-static in the guest or no host perf-hwtrace")
         return
     files = {}
-    for name in ("rec_hmu", "rec_panthor", "rec_i915"):
+    for name in ("rec_hmu", "rec_panthor", "rec_i915", "rec_i915_cpu"):
         ok = ("HWT-OUT %s RECORD rc=0" % name) in text and name in blobs
         check(ok, "%s: `perf hwtrace record` in the guest exited 0, perf.data came out" % name)
         files[name] = os.path.join(outdir, name + ".data")
@@ -359,6 +359,7 @@ def check_recorder(lines, blobs, text, seed, outdir):
     check_gpu.data_hmu(check, hwt, files["rec_hmu"], seed, 12, 1024, 1024, 64 * PAGE)
     check_gpu.data_panthor(check, hwt, files["rec_panthor"], seed, 6)
     check_gpu.data_i915(check, hwt, files["rec_i915"], seed, 13, 10)
+    check_gpu.oa_among_cpu(check, hwt, files["rec_i915_cpu"], outdir)
 
 
 def check_hotplug(lines, text):

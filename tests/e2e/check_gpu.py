@@ -4,6 +4,7 @@ files (called by check.py).  Expectations come from sim_panthor.py,
 sim_i915.py and sim_hmu.py, independent models of the seeded devices."""
 import itertools
 import json
+import os
 import re
 import struct
 import subprocess
@@ -266,3 +267,31 @@ def data_i915(check, hwt, path, seed, exp, fmt):
           got == want,
           "rec_i915: `report --metrics`: RenderBasic per context, GpuTime as the model's "
           "timestamps say (%s vs %s)%s" % (got, want, err.strip()[:200]))
+
+
+def oa_among_cpu(check, hwt, path, outdir):
+    """Issue 11: OA reports carry CPU time; after inject, stock perf script
+    shows them among the CPU's samples, in time order.  perf may print a CPU
+    sample that reached its ring late out of order (its rounds); no OA
+    report may be either side of such a step."""
+    inj = os.path.join(outdir, "rec_i915_cpu.inj")
+    rc, out, err = tool([hwt, "inject", "-i", path, "-o", inj])
+    rc2, out2, err2 = tool(["perf", "script", "-i", inj, "-F", "time,event"])
+    seq = []
+    for ln in out2.splitlines():
+        m = re.match(r"\s*(\d+\.\d+):\s+(\S+?):?\s*$", ln)
+        if m:
+            seq.append((float(m.group(1)), "i915_oa_report" in m.group(2),
+                        "cpu-clock" in m.group(2)))
+    oa = [t for t, is_oa, _ in seq if is_oa]
+    cpu = [t for t, _, is_cpu in seq if is_cpu]
+    steps = [i for i in range(len(seq) - 1) if seq[i][0] > seq[i + 1][0]]
+    inside = [t for t in cpu if oa and oa[0] < t < oa[-1]]
+    check(rc == 0 and rc2 == 0 and len(oa) > 10 and len(cpu) > 10 and min(oa) > 0 and
+          oa == sorted(oa) and inside and cpu[0] - 1 < oa[0] and oa[-1] < cpu[-1] + 1 and
+          len(steps) <= len(seq) // 100 and
+          not any(seq[i][1] or seq[i + 1][1] for i in steps),
+          "rec_i915_cpu: after inject, stock perf script shows %d OA reports among %d CPU "
+          "samples in time order (%d CPU samples between the first and last report; %d "
+          "late CPU samples out of order, none next to a report)%s"
+          % (len(oa), len(cpu), len(inside), len(steps), (err + err2).strip()[:300]))

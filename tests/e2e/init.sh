@@ -248,6 +248,8 @@ run oa_overwrite -R -e "$OA/oa_format=10,oa_exponent=12/"
 run oa_cycles -n 300 -m 1 -t 200 -e "$OA/oa_format=10,oa_exponent=10/"
 run oa_freq -F -e "$OA/oa_format=10,oa_exponent=12/"
 record rec_i915 -e "$OA/oa_format=10,oa_exponent=13/" -a -m 8,64
+# OA reports beside the CPU's samples: after inject, stock perf orders them by time
+record rec_i915_cpu -e "$OA/oa_format=10,oa_exponent=13/" -e cpu-clock -a -m 8,64
 rmmod i915_oa_sim
 echo "HWT-RMMOD-OA rc=$?"
 # real loss on CPU 1: TRUNCATED, the PMU stops, the reader re-enables it
