@@ -9,31 +9,17 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "out.h"
 #include "run.h"
 #include "text_file.h"
 
 /* a decoder option that names a file takes it whole, up to this size */
 #define FILE_OPT_MAX	(16u << 20)
 
-/*
- * @s on stderr with its control bytes as \xNN: a message quotes names from
- * the input (a metric set's, a comm), whose escape sequences must not reach
- * the terminal.  Bytes from 0x80 up pass: UTF-8 text stays readable.
- */
-static void put_safe(const char *s)
-{
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch < 0x20 || ch == 0x7f)
-			fprintf(stderr, "\\x%02x", ch);
-		else
-			fputc(ch, stderr);
-	}
-}
-
 static void print_error(void *ctx, const struct hwt_error *e)
 {
+	/* escaped, a byte takes up to 4 ("\\x1b") */
+	char file[4 * 4096 + 1], rtype[4 * 64 + 1], msg[4 * sizeof(e->msg) + 1];
 	struct cli *c = ctx;
 
 	if (c->quiet && e->severity != HWT_ERROR)	/* -q: counted, not shown */
@@ -44,13 +30,11 @@ static void print_error(void *ctx, const struct hwt_error *e)
 				"not shown\n", c->cmd, e->file);
 		return;
 	}
-	fprintf(stderr, "%s: ", e->severity == HWT_ERROR ? "error" : "warning");
-	put_safe(e->file);
-	fprintf(stderr, ": offset %#llx: ", (unsigned long long)e->offset);
-	put_safe(e->rtype);
-	fputs(": ", stderr);
-	put_safe(e->msg);
-	fputc('\n', stderr);
+	/* a message quotes names from the input: their control bytes must not reach the terminal */
+	fprintf(stderr, "%s: %s: offset %#llx: %s: %s\n",
+		e->severity == HWT_ERROR ? "error" : "warning",
+		out__escape(file, sizeof(file), e->file), (unsigned long long)e->offset,
+		out__escape(rtype, sizeof(rtype), e->rtype), out__escape(msg, sizeof(msg), e->msg));
 }
 
 void cli__init(struct cli *c, const char *cmd)
