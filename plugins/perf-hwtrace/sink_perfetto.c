@@ -235,6 +235,23 @@ static void counter(struct perfetto_sink *s, uint64_t uuid, uint64_t t, bool is_
 /* ------------------------------------------------------------- the table */
 
 /*
+ * The "{field}" or "{field:text}" of a name template at @p, which ends at
+ * @close: the field's name in @name and the text to put before its value
+ * (*@text, *@ntext bytes; none for "{field}").  Read once per table entry and
+ * once per name made, the same way.
+ */
+static void name_brace(const char *p, const char *close, char name[64], const char **text,
+		       size_t *ntext)
+{
+	const char *colon = memchr(p + 1, ':', (size_t)(close - p - 1));
+	const char *end = colon ? colon : close;
+
+	snprintf(name, 64, "%.*s", (int)(end - p - 1), p + 1);
+	*text = colon ? colon + 1 : close;
+	*ntext = (size_t)(close - *text);
+}
+
+/*
  * "{field}" of the record as script shows it ("" for an optional field it
  * lacks), "{field:text}" that after "text", "{}" @sub.
  */
@@ -255,16 +272,15 @@ static void render_name(struct perfetto_sink *s, char *buf, size_t size, const c
 		if (close == p + 1) {
 			out__puts(o, sub ? sub : "");
 		} else {
-			const char *colon = memchr(p + 1, ':', (size_t)(close - p - 1));
-			const char *end = colon ? colon : close;
+			const char *text;
 			char name[64];
+			size_t ntext;
 			int i;
 
-			snprintf(name, sizeof(name), "%.*s", (int)(end - p - 1), p + 1);
+			name_brace(p, close, name, &text, &ntext);
 			i = field_fmt__find(type, name);
 			if (i >= 0 && hwt_field__present(&type->fields[i], data)) {
-				if (colon)
-					out__write(o, colon + 1, (size_t)(close - colon - 1));
+				out__write(o, text, ntext);
 				field_fmt__value(o, &type->fields[i], data, FS_TEXT);
 			}
 		}
@@ -967,13 +983,13 @@ struct perfetto_sink *perfetto_sink__new(struct out *o, bool raw)
 			for (unsigned j = 0; j < MAX_NAME_FIELDS; j++)
 				rt->name_f[v][j] = -1;
 			while (p && (p = strchr(p, '{')) && k < MAX_NAME_FIELDS) {
-				const char *close = strchr(p, '}');
+				const char *close = strchr(p, '}'), *text;
 				char name[64];
+				size_t ntext;
 
 				if (!close)
 					break;
-				/* "{field:text}": the field's name ends at the colon */
-				snprintf(name, sizeof(name), "%.*s", (int)strcspn(p + 1, ":}"), p + 1);
+				name_brace(p, close, name, &text, &ntext);
 				if (close > p + 1)
 					rt->name_f[v][k++] = find(rt->type, name);
 				p = close + 1;
