@@ -141,11 +141,11 @@ static int build_names(struct panthor_dec *d)
 			return -1;
 		for (uint32_t i = 0; i < cpb; i++) {
 			const char *n = hwt_panthor__counter_name(d->info.gpu_id, k, i);
-
 			uint32_t sh = hwt_panthor__counter_shift(d->info.gpu_id, k, i);
 
 			d->names[k][i] = n ? n : d->numkeys[i];
-			if (sh && d->nscaled[k] < MAX_SCALED) {
+			/* only a counter with an enable bit (the mask's 128) can be in a block */
+			if (sh && i < PANTHOR_MASK_BITS && d->nscaled[k] < MAX_SCALED) {
 				d->scaled_idx[k][d->nscaled[k]] = i;
 				d->scaled[k][d->nscaled[k]++] = (struct hwt_kv){ d->names[k][i], sh };
 			}
