@@ -446,6 +446,23 @@ for p, j in zip(py, js):
 print(len(py), 'records')
 PY
 	done
+	# and against the peer: every value i915-perf-reader -r prints, to its digits
+	$GEN --reports 200 --no-lost --one-timeline -o "$T/o.igt" > /dev/null
+	"$READER" -r -c all "$T/o.igt" > "$T/o.txt"
+	PYTHONPATH="$BUILD/python" python3 - "$T/o.igt" "$T/o.txt" "$FIX" <<'PY'
+import hwtrace, sys
+sys.path.insert(0, sys.argv[3])
+from cmp_igt_metrics import parse_reader, same
+py = [r['metrics'] for r in hwtrace.open(sys.argv[1], metrics=True) if 'metrics' in r]
+want = [r for _, _, rs in parse_reader(open(sys.argv[2]).read()) for r in rs]
+assert len(py) == len(want) > 100, (len(py), len(want))
+n = 0
+for w, m in zip(want, py):
+    for k, v in w.items():
+        assert k in m and same(v, m[k]), (k, v, m.get(k))
+        n += 1
+print(n, 'values equal the reader')
+PY
 }
 
 @test "-F with a metric name: without --metrics, in CSV or in decode, a usage error before input" {
