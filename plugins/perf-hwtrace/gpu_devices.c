@@ -487,11 +487,9 @@ static void read_hwmon(struct gpu_device *d, uint64_t now)
  * xe: the group's total and active ticks; the share of the interval the
  * engine was busy, added to @e's busy ns as i915 counts them
  */
-static void read_xe_engine(struct gpu_engine *e, uint64_t wall)
+void gpu_xe__sample(struct gpu_engine *e, const uint64_t v[3], uint64_t wall)
 {
-	uint64_t v[3];	/* PERF_FORMAT_GROUP: nr, then the leader's and the member's */
-
-	if (read(e->fd, v, sizeof(v)) != sizeof(v) || v[0] != 2)
+	if (v[0] != 2)
 		return;
 	if (e->has_prev && v[1] > e->ticks[0] && v[2] >= e->ticks[1]) {
 		double share = (double)(v[2] - e->ticks[1]) / (double)(v[1] - e->ticks[0]);
@@ -504,6 +502,14 @@ static void read_xe_engine(struct gpu_engine *e, uint64_t wall)
 	e->ticks[0] = v[1];
 	e->ticks[1] = v[2];
 	e->has_prev = true;
+}
+
+static void read_xe_engine(struct gpu_engine *e, uint64_t wall)
+{
+	uint64_t v[3];	/* PERF_FORMAT_GROUP: nr, then the leader's and the member's */
+
+	if (read(e->fd, v, sizeof(v)) == sizeof(v))
+		gpu_xe__sample(e, v, wall);
 }
 
 /* busy ns over the monotonic interval since the last sample */

@@ -48,6 +48,13 @@ int gpu_xe__engines(const void *buf, size_t len, struct gpu_xe_engine *out, int 
 /* @e's name as xe's fdinfo names its class ("rcs0", "vcs1"), "-gtN" past GT 0's */
 void gpu_xe__engine_name(const struct gpu_xe_engine *e, bool other_gt, char *buf, size_t size);
 
+/*
+ * gpu_xe__sample - one read of @e's group (@v: nr, total ticks, active
+ * ticks) @wall ns after the last: busy_pct is active over total ticks since
+ * then, and cur (busy ns) grows by that share of @wall.
+ */
+void gpu_xe__sample(struct gpu_engine *e, const uint64_t v[3], uint64_t wall);
+
 /* The PMU terms of event @value ("event=0x02") for engine @e */
 void gpu_xe__terms(const char *value, const struct gpu_xe_engine *e, char *buf, size_t size);
 

@@ -4,10 +4,11 @@
  * (gpu_devices.c): the DRM_XE_DEVICE_QUERY_ENGINES reply as the uAPI lays it
  * out (include/uapi/drm/xe_drm.h: u32 count, u32 pad, then per engine u16
  * class, instance, gt id, pad and 24 reserved bytes), the engines' names,
- * and the PMU config of their tick events on an xe PMU whose format files
- * are those xe_pmu.c documents (gt 60-63, engine_class 20-27,
- * engine_instance 12-19, event 0-11).
+ * the PMU config of their tick events on an xe PMU whose format files are
+ * those xe_pmu.c documents (gt 60-63, engine_class 20-27, engine_instance
+ * 12-19, event 0-11), and the busy share of a group read, worked out here.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,9 +93,39 @@ static void test_terms(void)
 	CHECK_EQ(system(cmd), 0);
 }
 
+/* busy share of an interval: active over total ticks, worked out by hand */
+static void test_sample(void)
+{
+	struct gpu_engine e = { .fd = -1, .fd2 = -1 };
+	uint64_t v[3] = { 2, 1000, 100 };
+
+	e.busy_pct = NAN;
+	gpu_xe__sample(&e, v, 0);			/* the first read: no interval */
+	CHECK(!e.has_prev || isnan(e.busy_pct));
+	CHECK_EQ(e.cur, 0);
+	v[1] = 3000, v[2] = 600;			/* 500 of 2000 ticks: 25 % */
+	gpu_xe__sample(&e, v, 1000000000);
+	CHECK(e.busy_pct == 25.0);
+	CHECK_EQ(e.cur, 250000000);			/* a quarter of the second, in ns */
+	v[1] = 3000, v[2] = 700;			/* no total ticks: nothing to share */
+	e.busy_pct = NAN;
+	gpu_xe__sample(&e, v, 1000000000);
+	CHECK(isnan(e.busy_pct));
+	CHECK_EQ(e.cur, 250000000);
+	v[1] = 4000, v[2] = 2000;			/* more active than total: 100 % */
+	gpu_xe__sample(&e, v, 10);
+	CHECK(e.busy_pct == 100.0);
+	CHECK_EQ(e.cur, 250000010);
+	v[0] = 1;					/* not the two events of the group */
+	v[1] = 9000;
+	gpu_xe__sample(&e, v, 10);
+	CHECK_EQ(e.ticks[0], 4000);
+}
+
 int main(void)
 {
 	RUN(test_query);
+	RUN(test_sample);
 	RUN(test_terms);
 	return check_done("gpu_xe");
 }
