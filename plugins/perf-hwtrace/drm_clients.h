@@ -77,10 +77,18 @@ struct drm_client {
 	uint32_t view_rank;	/* the caller's: 1 + its place in the last sort, 0 none */
 };
 
-/* A client without drm-client-id is one fd: that fd's number (its holder is pids[0]). */
+/*
+ * A client without drm-client-id is one fd, and its key is pid << 32 | fd:
+ * that fd's number, and the pid that holds it.
+ */
 static inline uint32_t drm_client__fd(const struct drm_client *cl)
 {
-	return (uint32_t)cl->client_id;	/* the key of such a client: pid << 32 | fd */
+	return (uint32_t)cl->client_id;
+}
+
+static inline int drm_client__fd_pid(const struct drm_client *cl)
+{
+	return (int)(uint32_t)(cl->client_id >> 32);
 }
 
 struct drm_fdref {

@@ -136,12 +136,10 @@ static void client_labels(struct membuf *b, const struct drm_clients *c,
 	PUT_LIT(b, "\",client_id=\"");
 	if (cl->has_id) {
 		prom_buf__u64(b, cl->client_id);
-	} else if (cl->nfdrefs) {
-		const struct drm_fdref *r = &c->fds[cl->fdrefs[0]];
-
-		prom_buf__u64(b, r->pid);
+	} else {
+		prom_buf__u64(b, (uint64_t)drm_client__fd_pid(cl));
 		membuf__put(b, "/", 1);
-		prom_buf__u64(b, r->fd);
+		prom_buf__u64(b, drm_client__fd(cl));
 	}
 	PUT_LIT(b, "\",pid=\"");
 	if (cl->npids)

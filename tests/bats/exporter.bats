@@ -483,3 +483,14 @@ $(series_line 8589934592 "${xe[@]}")" ]
 	curl -sf "$URL" >"$T/m"
 	promtool check metrics <"$T/m"
 }
+
+@test "exporter: a client without drm-client-id is labelled pid/fd, one per fd" {
+	# two lima fds of pid 500, no id: two clients, as top shows fd4 and fd5
+	mkfd 500 noid 4 /dev/dri/renderD128 $'drm-driver:\tlima\ndrm-engine-gp:\t2000 ns\n'
+	mkfd 500 noid 5 /dev/dri/renderD128 $'drm-driver:\tlima\ndrm-engine-gp:\t3000 ns\n'
+	start_exporter
+	curl -sf "$URL" >"$T/m"
+	grep -qxF 'hwtrace_drm_client_engine_busy_seconds_total{driver="lima",pdev="",client_id="500/4",pid="500",comm="noid",engine="gp"} 0.000002000' "$T/m"
+	grep -qxF 'hwtrace_drm_client_engine_busy_seconds_total{driver="lima",pdev="",client_id="500/5",pid="500",comm="noid",engine="gp"} 0.000003000' "$T/m"
+	promtool check metrics <"$T/m"
+}
