@@ -566,6 +566,19 @@ static bool aux_time(struct oa_state *s, uint64_t ts, uint64_t *cpu)
 	return true;
 }
 
+/*
+ * A perf.data report's CPU time @cpu, in the range of its context @t.  The
+ * times of one drain are set from its AUX record, so the range is kept as
+ * the reports go: an IGT file's is mapped at the end from all its points.
+ */
+static void ctx_cpu(struct hwt_i915_oa_ctx_total *t, uint64_t cpu)
+{
+	if (!t->has_cpu)
+		t->cpu_first = cpu;
+	t->cpu_last = cpu;
+	t->has_cpu = true;
+}
+
 static void zero_report(struct oa_state *s, uint64_t off)
 {
 	s->st.zero_reports++;
@@ -645,7 +658,12 @@ static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t o
 		if (s->st.source == 1 && scan_wanted(s, v->ts))
 			scan_ahead(s, v->ts);
 		r.has_time = cpu_time(s, v->ts, &r.time) || aux_time(s, v->ts, &r.time);
+	} else if (s->st.source == 2 && !s->no_summary) {
+		/* report alone: the time is for the context's CPU range below */
+		r.has_time = aux_time(s, v->ts, &r.time);
 	}
+	if (s->st.source == 2 && r.has_time && !v->zero_hdr && s->acc.cur >= 0 && !s->acc.no_ctxs)
+		ctx_cpu(&s->acc.ctxs[s->acc.cur], r.time);
 	s->last_report_time = r.has_time ? r.time : 0;
 	hwt_emit__record(s->emit, &hwt_rt_i915_oa_report, &r, off);
 }
@@ -851,7 +869,7 @@ static size_t oa_decode(void *state, const struct hwt_chunk *chunk, const struct
 		s->scan_pos = s->piece_off;
 		s->scan_odd = false;
 	}
-	if (s->st.source == 2 && !s->no_time)
+	if (s->st.source == 2 && (!s->no_time || !s->no_summary))
 		look_ahead(s, chunk->data, chunk->size, chunk->file_offset);
 	used = hwt_i915_stream__walk(chunk->data, chunk->size, chunk->file_offset, chunk->last,
 				     &w, emit->diag);
@@ -904,11 +922,17 @@ static void oa_finish(void *state, const struct hwt_emit *emit)
 		c.GpuTime = hwt_i915_oa__ticks_to_ns(t->dts, s->ts_freq);
 		/* clocks per second: the same scaling as ticks to ns */
 		c.AvgGpuCoreFrequency = hwt_i915_oa__ticks_to_ns(t->dticks, c.GpuTime);
-		c.has_cpu = t->reports &&
-			    hwt_igt__gpu_to_cpu(s->corr, s->ncorr, t->first_ts, mask, shift,
-						&c.cpu_start) &&
-			    hwt_igt__gpu_to_cpu(s->corr, s->ncorr, t->last_ts, mask, shift,
-						&c.cpu_end);
+		if (t->has_cpu) {
+			c.has_cpu = true;
+			c.cpu_start = t->cpu_first;
+			c.cpu_end = t->cpu_last;
+		} else {
+			c.has_cpu = t->reports &&
+				    hwt_igt__gpu_to_cpu(s->corr, s->ncorr, t->first_ts, mask, shift,
+							&c.cpu_start) &&
+				    hwt_igt__gpu_to_cpu(s->corr, s->ncorr, t->last_ts, mask, shift,
+							&c.cpu_end);
+		}
 		hwt_emit__record(emit, &hwt_rt_i915_oa_context, &c, 0);
 	}
 	if (s->sums)

@@ -286,6 +286,9 @@ size_t hwt_i915_stream__walk(const uint8_t *buf, size_t n, uint64_t off, bool la
  * @dts:	sum of timestamp deltas ending at a report after one of this context
  * @dticks:	same for GPU ticks
  * @first_ts, @last_ts: first and last report timestamp seen with this context
+ * @has_cpu:	perf.data: @cpu_first and @cpu_last are set (the decoder sets them
+ *		from the AUX record times, which map no timestamp after the fact)
+ * @cpu_first, @cpu_last: CPU time of the first and last such report
  */
 struct hwt_i915_oa_ctx_total {
 	uint32_t ctx;
@@ -295,6 +298,9 @@ struct hwt_i915_oa_ctx_total {
 	uint64_t dticks;
 	uint64_t first_ts;
 	uint64_t last_ts;
+	bool has_cpu;
+	uint64_t cpu_first;
+	uint64_t cpu_last;
 };
 
 /**

@@ -389,6 +389,8 @@ PY
 	"$HWTRACE" inject -i "$T/oa.data" -o "$T/oa.inj" 2> /dev/null
 	"$HWTRACE" script --json -i "$T/oa.data" > "$T/ours.json" 2> /dev/null
 	perf script -i "$T/oa.inj" -F time,event 2> /dev/null > "$T/perf.txt"
+	# report (no per-report time asked for) gives each context's CPU range
+	"$HWTRACE" report -i "$T/oa.data" > "$T/report.txt" 2> /dev/null
 	python3 - "$T" <<'PY'
 import json, struct, sys
 d = sys.argv[1]
@@ -418,6 +420,15 @@ perf = [l.split()[0].rstrip(':') for l in open(d + '/perf.txt') if 'i915_oa_repo
 assert perf == ['%d.%06d' % (w // 10**9, w % 10**9 // 1000) for w in want], perf[:3]
 assert all(float(t) > 0 for t in perf) and perf == sorted(perf, key=float)
 print(len(perf), 'reports,', perf[0], '..', perf[-1])
+# each context's first and last report's time (its context as script decodes it)
+ctxs = [json.loads(l)['ctx'] for l in open(d + '/ours.json') if '"i915_oa_report"' in l]
+rng = {}
+for c, t in zip(ctxs, want):
+    rng[c] = (rng.get(c, (t,))[0], t)
+rows = open(d + '/report.txt').read().split('i915_oa_context:\n')[1].splitlines()
+assert rows[0].split()[-2:] == ['cpu_start', 'cpu_end'], rows[0]
+got = {r.split()[0]: tuple(int(x) for x in r.split()[-2:]) for r in rows[1:] if r.strip()[:2] == '0x'}
+assert len(rng) >= 2 and got == rng, (got, rng)
 PY
 }
 
