@@ -456,4 +456,5 @@ const struct hwt_metrics_ops hwt_i915_oa_metrics = {
 	.group = met_group,
 	.free = met_free,
 	.known = hwt_i915_perf__counter_known,
+	.unknowable = hwt_i915_perf__names_unknowable,
 };

@@ -309,6 +309,11 @@ const char *hwt_i915_perf__counter_known(const char *name, size_t len)
 	return each_platform(has_counter, name, len);
 }
 
+bool hwt_i915_perf__names_unknowable(char *why, size_t n)
+{
+	return !hwt_i915_perf__open(why, n);
+}
+
 size_t hwt_i915_perf__set_names(const struct igt_perf *perf, char *buf, size_t n)
 {
 	const struct igt_list_head *head = &perf->metric_sets;

@@ -130,6 +130,9 @@ bool hwt_i915_perf__set_known(const char *name);
 /* the symbol name @name (@len bytes) if some metric set of some platform has it */
 const char *hwt_i915_perf__counter_known(const char *name, size_t len);
 
+/* whether no counter name can be told: the library cannot be loaded (why in @why) */
+bool hwt_i915_perf__names_unknowable(char *why, size_t n);
+
 /* " Name1 Name2 ..." of @perf's metric sets in @buf (truncated to @n) */
 size_t hwt_i915_perf__set_names(const struct igt_perf *perf, char *buf, size_t n);
 

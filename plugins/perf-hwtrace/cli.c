@@ -345,6 +345,20 @@ static const char *known_field(const struct cli_fields *f, const char *name, siz
 	return NULL;
 }
 
+/* the first device of @f's records whose metric names cannot be told now, and why */
+static const struct hwt_device *metrics_unknowable(const struct cli_fields *f, char *why,
+						   size_t n)
+{
+	for (const struct hwt_device *const *d = hwt_devices; *d; d++) {
+		if (f->type && !device_has_type(*d, f->type))
+			continue;
+		if ((*d)->metrics && (*d)->metrics->unknowable &&
+		    (*d)->metrics->unknowable(why, n))
+			return *d;
+	}
+	return NULL;
+}
+
 int cli__parse_fields(const char *cmd, const char *spec, struct cli_fields *f)
 {
 	const char *colon = strchr(spec, ':'), *p = spec;
@@ -377,9 +391,17 @@ int cli__parse_fields(const char *cmd, const char *spec, struct cli_fields *f)
 		if (!len)
 			return usage_error(cmd, "-F '%s': empty field name", spec), -1;
 		name = known_field(f, p, len, &metric);
-		if (!name)
+		if (!name) {
+			char why[256];
+			const struct hwt_device *d = metrics_unknowable(f, why, sizeof(why));
+
+			if (d)
+				return usage_error(cmd, "-F: unknown field '%.*s' (the metric names "
+						   "of %s cannot be checked: %s)", (int)len, p,
+						   d->name, why), -1;
 			return usage_error(cmd, "-F: unknown field '%.*s'%s%s", (int)len, p,
 					   f->type ? " of " : "", f->type ? f->type->name : ""), -1;
+		}
 		if (metric && !f->metric)
 			f->metric = name;
 		if (!fields_add(f, name))

@@ -320,6 +320,13 @@ PY
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"no metrics"* ]]
 	[[ "$output" == *"i915_oa_stream:"*"RenderBasic"* ]]
+	# a metric name cannot be checked: a usage error that says why
+	without_lib libi915_perf.so.1.5 "$HWTRACE" script --metrics -F ts,GpuBusy -i "$T/f.igt"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"-F: unknown field 'GpuBusy' (the metric names of i915-oa cannot be checked: cannot load libi915_perf.so.1.5 (Debian package intel-gpu-tools 1.27)"* ]]
+	# a record field still needs no library
+	without_lib libi915_perf.so.1.5 "$HWTRACE" script -F ts -i "$T/f.igt"
+	[ "$status" -eq 0 ]
 }
 
 @test "CPU time per report: equals i915-perf-reader's Time: CPU= ends of every timeline" {

@@ -81,6 +81,9 @@ struct hwt_metrics {
  *		program, of the metric @name (@len bytes, not NUL-terminated)
  *		if some metric set of the device has it, else NULL: `-F` checks
  *		names with it before any input is read
+ * @unknowable:	optional: whether @known cannot tell any name now (the
+ *		metric sets live in a library that cannot be loaded), with the
+ *		reason in @why (@n bytes), so that `-F` says so
  */
 struct hwt_metrics_ops {
 	void *(*new)(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag);
@@ -88,6 +91,7 @@ struct hwt_metrics_ops {
 	const struct hwt_metrics *(*group)(void *state, uint32_t i);
 	void (*free)(void *state);
 	const char *(*known)(const char *name, size_t len);
+	bool (*unknowable)(char *why, size_t n);
 };
 
 /**
