@@ -403,6 +403,32 @@ char *out__put_u64(char *p, uint64_t v)
 	return fmt_u64(p, v);
 }
 
+/*
+ * %.1f of @x as printf rounds it: the exact value of x * 10 (the sum x * 8
+ * + x * 2 of two exact products, and that sum's rounding error by Knuth's
+ * TwoSum), to the nearest integer, ties to even.
+ */
+char *out__put_fixed1(char *p, double x)
+{
+	double a = x * 8, b = x * 2, t = a + b, bv = t - a;
+	double e = (a - (t - bv)) + (b - bv);	/* x * 10 == t + e exactly */
+	double f, frac;
+	uint64_t r;
+
+	if (!(x >= 0 && x < 0x1p48) || signbit(x))
+		return NULL;	/* NaN, negative, -0 ("-0.0"), or t's ulp above 1/2 */
+	f = floor(t);
+	frac = t - f;		/* exact: t < 2^52, a multiple of t's ulp */
+	r = (uint64_t)f;
+	/* |e| <= half t's ulp, frac a multiple of it: e decides an exact half only */
+	if (frac > 0.5 || (frac == 0.5 && (e > 0 || (e == 0 && (r & 1)))))
+		r++;
+	p = fmt_u64(p, r / 10);
+	*p++ = '.';
+	*p++ = (char)('0' + r % 10);
+	return p;
+}
+
 void out__u64(struct out *o, uint64_t v)
 {
 	char *p = room(o, NUM_ROOM);
@@ -862,14 +888,27 @@ static inline int text_escape(unsigned char c)
 	}
 }
 
+/* Bytes text_escape() shows as themselves (not NUL, a control, '\\' or DEL) */
+static const uint8_t text_plain[256] = {
+	[0x20 ... 0x5b] = 1, [0x5d ... 0x7e] = 1, [0x80 ... 0xff] = 1,	/* 0x5c \\ */
+};
+
+size_t out__text_plain(const char *s)
+{
+	size_t n = 0;
+
+	while (text_plain[(unsigned char)s[n]])
+		n++;
+	return n;
+}
+
 void out__text_str(struct out *o, const char *s)
 {
 	char buf[4 * 64 + 1];
 	size_t n = 0;
 
 	/* the common case, nothing to escape: one copy */
-	while (s[n] && !text_escape((unsigned char)s[n]))
-		n++;
+	n = out__text_plain(s);
 	out__write(o, s, n);
 	for (s += n; *s; s += n) {
 		char piece[64];

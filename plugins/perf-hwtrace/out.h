@@ -99,6 +99,8 @@ void out__csv_str(struct out *o, const char *s);
 void out__text_str(struct out *o, const char *s);
 /* The same into @buf (@size >= 1; cut to fit); returns @buf. */
 const char *out__escape(char *buf, size_t size, const char *s);
+/* How many bytes @s starts with that out__text_str() shows as themselves */
+size_t out__text_plain(const char *s);
 
 /*
  * Writing in place, for a run of pieces with one check for room: @n free
@@ -123,6 +125,11 @@ static inline void out__set_end(struct out *o, char *end)
 /* out__u64() and out__double() at @p; return the end */
 char *out__put_u64(char *p, uint64_t v);
 char *out__put_double(char *p, double v);
+/*
+ * @x as printf's "%.1f" at @p (+0 <= x < 2^48; NULL for anything else,
+ * nothing written); returns the end
+ */
+char *out__put_fixed1(char *p, double x);
 
 static inline void out__putc(struct out *o, char c)
 {

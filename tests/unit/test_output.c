@@ -274,6 +274,14 @@ static void test_escape(void)
 	CHECK_STR(out__escape(buf, sizeof(buf), "a\tb\\c\x7f\r"), "a\\tb\\\\c\\x7f\\r");
 	/* cut whole escapes only */
 	CHECK_STR(out__escape(buf, 6, "ab\033cd"), "ab");
+	/* out__text_plain() stops exactly where out__escape() changes a byte */
+	for (int c = 1; c < 256; c++) {
+		char s[4] = { 'a', (char)c, 'b', 0 };
+		bool plain = !strcmp(out__escape(buf, sizeof(buf), s), s);
+
+		CHECK_EQ(out__text_plain(s), plain ? 3u : 1u);
+	}
+	CHECK_EQ(out__text_plain(""), 0u);
 }
 
 /* JSON's escaping (RFC 8259, 7), written out: the reference for out__json_str() */
@@ -475,6 +483,66 @@ static void test_double_g15(void)
 	CHECK_EQ(bad, 0);
 }
 
+static int fixed1_differs(double v)
+{
+	char want[64], got[64 + OUT_NUM_ROOM], *end = out__put_fixed1(got, v);
+	int n = snprintf(want, sizeof(want), "%.1f", v);
+
+	if (!(v >= 0 && v < 0x1p48) || __builtin_signbit(v))
+		return end != NULL;	/* refused: the caller takes printf */
+	if (end && end - got == n && !memcmp(got, want, n))
+		return 0;
+	fprintf(stderr, "out__put_fixed1(%a): \"%.*s\", snprintf: \"%s\"\n", v,
+		end ? (int)(end - got) : 4, end ? got : "NULL", want);
+	return 1;
+}
+
+/*
+ * out__put_fixed1() is printf's "%.1f" (top's percentages and sizes):
+ * ties to even (0.25, 0.75, k + 0.x5 exact in binary), values a hair either
+ * side of each tie, sizes as human_bytes() divides them, any bit pattern.
+ */
+static void test_fixed1(void)
+{
+	uint64_t s = 0x2545f4914f6cdd1dull;
+	int bad = 0;
+
+	for (int k = 0; k < 20000; k++) {
+		double tie = k / 20.0;	/* every x.x5 and x.x0 below 1000 */
+
+		bad += fixed1_differs(tie);
+		bad += fixed1_differs(__builtin_nextafter(tie, 0));
+		bad += fixed1_differs(__builtin_nextafter(tie, 1e300));
+		bad += fixed1_differs(k / 100.0);
+		bad += fixed1_differs(k / 1024.0);
+	}
+	bad += fixed1_differs(0x1p48);
+	bad += fixed1_differs(__builtin_nextafter(0x1p48, 0));
+	bad += fixed1_differs(-0.0);
+	bad += fixed1_differs(-1.0);
+	bad += fixed1_differs(__builtin_nan(""));
+	bad += fixed1_differs(__builtin_inf());
+	for (int i = 0; i < 300000 && bad < 10; i++) {
+		uint64_t r = rnd(&s), bits;
+		double v;
+		int u = (int)(rnd(&s) % 6);
+
+		memcpy(&v, &r, 8);
+		bad += fixed1_differs(v);
+		bits = (r & ((1ull << 52) - 1)) | (uint64_t)(1023 - 30 + rnd(&s) % 82) << 52;
+		memcpy(&v, &bits, 8);
+		bad += fixed1_differs(v);
+		/* a size in bytes over 1024^u, as human_bytes() does it */
+		v = (double)(rnd(&s) >> (rnd(&s) % 64));
+		while (u--)
+			v /= 1024;
+		bad += fixed1_differs(v);
+		/* a busy percentage: ns over ns */
+		bad += fixed1_differs(100.0 * (double)(rnd(&s) % 1000000007) / 1000000007.0);
+	}
+	CHECK_EQ(bad, 0);
+}
+
 /* @rec shown twice through @v: with the metrics @first, then @second */
 static void with_metrics(struct out *o, struct field_views *v, struct hwt_record *rec,
 			 const struct hwt_metrics *first, const struct hwt_metrics *second)
@@ -545,6 +613,7 @@ int main(void)
 	RUN(test_text_str_long);
 	RUN(test_out_mem);
 	RUN(test_double_g15);
+	RUN(test_fixed1);
 	RUN(test_metrics_views);
 	return check_done("output");
 }
