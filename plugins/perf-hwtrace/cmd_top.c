@@ -29,6 +29,7 @@
 #include "parse_options.h"
 #include "drm_clients.h"
 #include "gpu_devices.h"
+#include "top_rows.h"
 #include "top_text.h"
 #include "top_record.h"
 #include "out.h"
@@ -342,12 +343,6 @@ static void json_client_body(struct out *o, const struct drm_client *cl)
 	PUT_LIT(o, "}}");
 }
 
-static void json_client(struct out *o, const struct drm_client *cl)
-{
-	json_client_head(o, cl);
-	json_client_body(o, cl);
-}
-
 static void json_num_or_null(struct out *o, bool have, int prec, double v)
 {
 	if (have)
@@ -406,130 +401,12 @@ static double time_now(const struct top_opts *o, uint64_t mono)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/*
- * The JSON of thousands of clients: each client is spread over several small
- * allocations, and reaching them again after the whole table was read is a
- * cache miss at every step (worse in sort order, which is random in memory).
- * So each client's object is rendered into an arena right after the client
- * is re-read (drm_clients.updated, in a quick sample), or else in the order
- * the clients lie in memory; only the finished texts are copied out in sort
- * order.  A client steady since the last sample (drm_client.steady) would
- * render to the very text it had then: that text is copied from the last
- * sample's arena instead, so an idle client costs a read and two copies.
- */
-/* Where a client's text lies in the arena, by its index in the table. */
-struct top_json_ref {
-	size_t off, len;
-};
-
-struct top_json {
-	struct out stage;	/* flushes into arena[gen & 1] */
-	struct top_json_ref *refs;	/* top_json__finish()'s, one per client */
-	int cap_refs;
-	struct membuf arena[2];	/* texts of samples @gen and @gen - 1; drm_client.view_* locate them */
-	unsigned int gen;
-	bool failed;		/* the arena could not grow: render directly */
-	bool last_ok;		/* arena[(gen - 1) & 1] holds all of sample gen - 1's texts */
-	const struct drm_clients *c;
-};
-
-static void top_json__delete(struct top_json *j)
-{
-	if (!j)
-		return;
-	membuf__free(&j->arena[0]);
-	membuf__free(&j->arena[1]);
-	free(j->refs);
-	free(j);
-}
-
-/*
- * Render @cl into the arena of sample @gen (a new sample takes the other
- * arena).  @quick: called as @cl was re-read in a quick sample, where no
- * scan follows to change its pids, so a steady client's last text holds.
- */
-static void top_json__add(struct top_json *j, struct drm_client *cl, unsigned int gen,
-			  bool quick)
-{
-	struct membuf *a = &j->arena[gen & 1];
-	const struct membuf *last = &j->arena[(gen - 1) & 1];
-	size_t off;
-
-	if (j->gen != gen) {
-		j->last_ok = j->gen == gen - 1 && !j->failed;
-		a->len = 0;
-		a->oom = false;	/* memory may be there again */
-		out__init_mem(&j->stage, a);
-		j->gen = gen;
-		j->failed = false;
-	}
-	/* the clients are read in table order: fetch the next one's old text now */
-	if (quick && j->last_ok && cl + 1 < j->c->clients + j->c->nclients &&
-	    cl[1].view_gen == gen - 1)
-		hwt_prefetch_bytes(last->p + cl[1].view_off,
-				   cl[1].steady ? cl[1].view_len : cl[1].view_head);
-	off = a->len + j->stage.len;
-	if (!quick || !j->last_ok || cl->view_gen != gen - 1 || !cl->view_len) {
-		json_client_head(&j->stage, cl);
-		cl->view_head = a->len + j->stage.len - off;
-		json_client_body(&j->stage, cl);
-	} else if (cl->steady) {
-		out__write(&j->stage, last->p + cl->view_off, cl->view_len);
-	} else if (cl->same_strings) {	/* only numbers changed: the head holds */
-		out__write(&j->stage, last->p + cl->view_off, cl->view_head);
-		json_client_body(&j->stage, cl);
-	} else {
-		json_client_head(&j->stage, cl);
-		cl->view_head = a->len + j->stage.len - off;
-		json_client_body(&j->stage, cl);
-	}
-	if (j->stage.error)
-		j->failed = true;
-	cl->view_off = off;
-	cl->view_len = a->len + j->stage.len - off;
-	cl->view_gen = gen;
-}
-
-/* drm_clients.updated: the client was just re-read */
-static void top_json__updated(void *ctx, struct drm_client *cl)
-{
-	struct top_json *j = ctx;
-
-	top_json__add(j, cl, j->c->gen, true);
-}
-
-/*
- * Render the clients the sample did not hand over, and list where each
- * one's text lies (j->refs, by table index: the output goes in sort order,
- * which is random in memory, and the list is small); false when memory ran
- * out.
- */
-static bool top_json__finish(struct top_json *j, struct drm_clients *c)
-{
-	if (c->nclients > j->cap_refs) {
-		struct top_json_ref *r = realloc(j->refs, c->nclients * sizeof(*r));
-
-		if (!r) {
-			j->failed = true;	/* the arena is not whole: no copy from it next time */
-			return false;
-		}
-		j->refs = r;
-		j->cap_refs = c->nclients;
-	}
-	for (int i = 0; i < c->nclients; i++) {
-		struct drm_client *cl = &c->clients[i];
-
-		if (cl->view_gen != c->gen)
-			top_json__add(j, cl, c->gen, false);
-		j->refs[i] = (struct top_json_ref){ cl->view_off, cl->view_len };
-	}
-	out__flush(&j->stage);
-	return !j->failed && !j->stage.error;
-}
+/* The JSON view's rows (top_rows.h): a client's object, its head and the rest */
+static const struct top_rows_ops json_rows = { .head = json_client_head, .body = json_client_body };
 
 static void render(struct out *o, const struct top_opts *opts, struct drm_clients *c,
 		   const struct gpu_devices *g, uint64_t mono, bool tty, struct top_view *tv,
-		   struct top_json *j)
+		   struct top_rows *rows)
 {
 	struct drm_client **v = malloc((c->nclients + 1) * sizeof(*v));
 
@@ -537,28 +414,10 @@ static void render(struct out *o, const struct top_opts *opts, struct drm_client
 		return;
 	for (int i = 0; i < c->nclients; i++)
 		v[i] = &c->clients[i];
+	top_sort(v, c->nclients, &opts->order);
 	if (opts->json) {
-		bool staged = j && top_json__finish(j, c);
-
-		top_sort(v, c->nclients, &opts->order);
 		out__printf(o, "{\"time\":%.3f,\"clients\":[", time_now(opts, mono));
-		for (int i = 0; i < c->nclients; i++) {
-			if (i)
-				out__putc(o, ',');
-			if (staged) {
-				const char *a = j->arena[c->gen & 1].p;
-				const struct top_json_ref *r = &j->refs[v[i] - c->clients];
-
-				if (i + 4 < c->nclients) {	/* sort order: random in memory */
-					const struct top_json_ref *r4 = &j->refs[v[i + 4] - c->clients];
-
-					hwt_prefetch_bytes(a + r4->off, r4->len);
-				}
-				out__write(o, a + r->off, r->len);
-			} else {
-				json_client(o, v[i]);
-			}
-		}
+		top_rows__write(rows, o, c, v, c->nclients, ',', 0);
 		PUT_LIT(o, "],\"devices\":[");
 		for (int i = 0; i < g->n; i++) {
 			if (i)
@@ -566,14 +425,11 @@ static void render(struct out *o, const struct top_opts *opts, struct drm_client
 			json_device(o, &g->dev[i]);
 		}
 		out__puts(o, "]}\n");
-		free(v);
-		return;
-	}
-	top_sort(v, c->nclients, &opts->order);
-	if (tty)
+	} else if (tty) {
 		top_text_tty(o, opts->delay, v, c->nclients, g, &opts->order, tv);
-	else
-		top_text_batch(o, time_now(opts, mono), v, c->nclients, g, &opts->order);
+	} else {
+		top_text_batch(o, time_now(opts, mono), v, c, g, &opts->order, rows);
+	}
 	free(v);
 }
 
@@ -774,7 +630,7 @@ int cmd_top(int argc, char **argv)
 {
 	struct top_opts o = { 0 };
 	struct top_view tv = { 0 };
-	struct top_json *json = NULL;
+	struct top_rows rows;
 	struct drm_clients c;
 	struct gpu_devices g;
 	struct top_clock tc = { .o = &o };
@@ -837,11 +693,11 @@ int cmd_top(int argc, char **argv)
 	c.reparse = o.reparse;
 	c.warn = report_warning;
 	c.warn_ctx = &tv;
-	/* without memory for it, the JSON is rendered directly in sort order */
-	if (o.json && (json = calloc(1, sizeof(*json)))) {
-		json->c = &c;
-		c.updated = top_json__updated;
-		c.updated_ctx = json;
+	/* the rows of a whole refresh, JSON or batch text, are staged as read */
+	top_rows__init(&rows, &c, o.json ? &json_rows : &top_text_rows);
+	if (!tty) {
+		c.updated = top_rows__updated;
+		c.updated_ctx = &rows;
 	}
 	for (long it = 0; o.iterations < 0 || it < o.iterations; it++) {
 		int ri = it < o.nroots ? (int)it : o.nroots - 1;
@@ -870,7 +726,7 @@ int cmd_top(int argc, char **argv)
 			break;
 		}
 		cpu1 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-		render(out, &o, &c, &g, now, tty, &tv, json);
+		render(out, &o, &c, &g, now, tty, &tv, &rows);
 		out__flush(out);
 		cost.render_ns += clock_ns(CLOCK_PROCESS_CPUTIME_ID) - cpu1;
 		if (full) {
@@ -887,7 +743,7 @@ int cmd_top(int argc, char **argv)
 		/* keys and resizes redraw the same data until the refresh is due */
 		end = mono_ns() + (uint64_t)(o.delay * 1e9);
 		while ((w = wait_refresh(end, tty, &o, &tv)) == WAIT_REDRAW) {
-			render(out, &o, &c, &g, now, tty, &tv, json);
+			render(out, &o, &c, &g, now, tty, &tv, &rows);
 			out__flush(out);
 		}
 		if (w == WAIT_QUIT || out->error)
@@ -903,7 +759,7 @@ int cmd_top(int argc, char **argv)
 	free(tv.warnings);
 	if (o.stats && cost.nfull + cost.nquick)
 		print_cost(&c, &cost);
-	top_json__delete(json);
+	top_rows__exit(&rows);
 	drm_clients__exit(&c);
 	gpu_devices__exit(&g);
 	free(o.clock_vals);

@@ -6,7 +6,6 @@
  * at the window's width: nothing wraps, and the headers never scroll away.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "membuf.h"
 #include "top_text.h"
 
 const char *const top_col_names[COL_N] = {
@@ -188,110 +188,193 @@ out:
 	free(keys);
 }
 
-static void human_bytes(char *buf, size_t n, uint64_t v)
+/* Room human_bytes() needs: out__put_u64() and out__put_fixed1() store past the number */
+#define HB_SIZE (OUT_NUM_ROOM + 8)
+
+/* @v bytes as "%lluB" or "%.1f" and a unit (K, M, ...), at most 8 characters */
+static void human_bytes(char buf[HB_SIZE], uint64_t v)
 {
 	static const char units[] = "BKMGTP";
 	double x = (double)v;
+	char *end;
 	int u = 0;
 
 	while (x >= 1024 && u < 5) {
 		x /= 1024;
 		u++;
 	}
-	if (u == 0)
-		snprintf(buf, n, "%lluB", (unsigned long long)v);
-	else
-		snprintf(buf, n, "%.1f%c", x, units[u]);
+	if (u == 0) {
+		end = out__put_u64(buf, v);
+		*end++ = 'B';
+	} else {
+		end = out__put_fixed1(buf, x);
+		if (!end) {	/* beyond 2^48 P: printf's own */
+			snprintf(buf, HB_SIZE, "%.1f%c", x, units[u]);
+			return;
+		}
+		*end++ = units[u];
+	}
+	*end = 0;
 }
 
-/* One text line being built; the tty view clips it to the window's width. */
-struct line {
-	char *s;
-	size_t len, cap;
-};
+/*
+ * The rows are built with copies and out.c's number formatting, not a
+ * printf() per piece: in batch mode a refresh is thousands of rows, and
+ * printf() was most of their cost.
+ */
 
-static void __attribute__((format(printf, 2, 3))) lprintf(struct line *l, const char *fmt, ...)
+/* @n spaces */
+static void put_spaces(struct out *o, size_t n)
 {
-	va_list ap;
-	int n;
+	static const char sp[16] = "                ";
 
-	for (;;) {
-		size_t room = l->cap - l->len;
-
-		va_start(ap, fmt);
-		n = vsnprintf(l->s ? l->s + l->len : NULL, l->s ? room : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return;
-		if (l->s && (size_t)n < room) {
-			l->len += n;
-			return;
-		}
-		{
-			size_t ncap = (l->cap ? l->cap * 2 : 256) + n;
-			char *p = realloc(l->s, ncap);
-
-			if (!p)
-				return;
-			l->s = p;
-			l->cap = ncap;
-		}
+	for (size_t k; n; n -= k) {
+		k = n < sizeof(sp) ? n : sizeof(sp);
+		out__write(o, sp, k);
 	}
 }
 
-/* Text from other processes and drivers, escaped (out__escape) */
-static void lput_text(struct line *l, const char *s)
+/* @s (@n bytes) in @width columns, as "%-*s" (@left) or "%*s" would put it */
+static void put_pad(struct out *o, const char *s, size_t n, size_t width, bool left)
+{
+	size_t pad = n < width ? width - n : 0;
+
+	if (!left)
+		put_spaces(o, pad);
+	out__write(o, s, n);
+	if (left)
+		put_spaces(o, pad);
+}
+
+/*
+ * @s escaped as out__escape() into @size bytes gives it (cut to fit): @s
+ * itself when nothing needs escaping, the common case, with no copy
+ */
+static const char *esc(char *buf, size_t size, const char *s, size_t *len)
+{
+	size_t n = out__text_plain(s);
+
+	if (!s[n] && n < size) {
+		*len = n;
+		return s;
+	}
+	out__escape(buf, size, s);
+	*len = strlen(buf);
+	return buf;
+}
+
+/* Text from other processes and drivers, escaped (out__escape()) */
+static void put_text(struct out *o, const char *s)
 {
 	char buf[512];
+	size_t n;
+	const char *t = esc(buf, sizeof(buf), s, &n);
 
-	lprintf(l, "%s", out__escape(buf, sizeof(buf), s));
+	out__write(o, t, n);
 }
 
-static void pct_or_dash(struct line *l, double pct)
+/* @s escaped into @size bytes, in @width columns (left-aligned) */
+static void put_text_col(struct out *o, const char *s, size_t size, size_t width)
+{
+	char buf[512];
+	size_t n;
+	const char *t = esc(buf, size < sizeof(buf) ? size : sizeof(buf), s, &n);
+
+	put_pad(o, t, n, width, true);
+}
+
+/* @x as "%.1f" would put it, then @suffix */
+static void put_fixed1(struct out *o, double x, const char *suffix)
+{
+	char *p = out__room(o, OUT_NUM_ROOM + 8), *end = out__put_fixed1(p, x);
+
+	if (end)
+		out__set_end(o, end);
+	else
+		out__printf(o, "%.1f", x);
+	out__puts(o, suffix);
+}
+
+static void pct_or_dash(struct out *o, double pct)
 {
 	if (isnan(pct))
-		lprintf(l, "-");
+		out__putc(o, '-');
 	else	/* clamp for display only */
-		lprintf(l, "%.1f%%", pct < 0 ? 0 : pct > 100 ? 100 : pct);
+		put_fixed1(o, pct < 0 ? 0 : pct > 100 ? 100 : pct, "%");
 }
 
-static void text_client(struct line *l, const struct drm_client *cl)
+/* A client's row up to the busy column: what only a scan or a new driver, pdev or id changes. */
+static void text_client_head(struct out *o, const struct drm_client *cl)
 {
 	const struct hwt_drm_fdinfo *fi = &cl->cur;
-	char pids[64] = "", mem[32], id[32], comm[4 * sizeof(cl->comm)], drv[128], pdev[128];
-	bool is_total, any_util = false;
-	int off = 0;
+	char pids[64 + OUT_NUM_ROOM], id[32 + OUT_NUM_ROOM];
+	size_t off = 0, n;
 
-	for (int i = 0; i < cl->npids && off < (int)sizeof(pids) - 12; i++)
-		off += snprintf(pids + off, sizeof(pids) - off, "%s%d", i ? "," : "",
-				cl->pids[i]);
+	/* as "%s%d" each while off < 52: every pid a kernel gives fits */
+	for (int i = 0; i < cl->npids && off < sizeof(pids) - OUT_NUM_ROOM - 12; i++) {
+		if (i)
+			pids[off++] = ',';
+		if (cl->pids[i] >= 0)
+			off = out__put_u64(pids + off, (uint64_t)cl->pids[i]) - pids;
+		else
+			off += (size_t)snprintf(pids + off, 12, "%d", cl->pids[i]);
+	}
+	put_pad(o, pids, off, 12, true);
+	out__putc(o, ' ');
+	put_text_col(o, cl->comm, 4 * sizeof(cl->comm), 15);
+	out__putc(o, ' ');
+	put_text_col(o, fi->driver, 128, 8);
+	out__putc(o, ' ');
+	put_text_col(o, fi->pdev ? fi->pdev : "-", 128, 12);
+	out__putc(o, ' ');
 	/* no drm-client-id: the fd is the client (its holder is in PID) */
-	if (cl->has_id)
-		snprintf(id, sizeof(id), "%llu", (unsigned long long)cl->client_id);
-	else
-		snprintf(id, sizeof(id), "fd%u", (unsigned)drm_client__fd(cl));
-	human_bytes(mem, sizeof(mem), top_client_mem(cl, &is_total));
-	lprintf(l, "%-12s %-15s %-8s %-12s %6s ", pids,
-		out__escape(comm, sizeof(comm), cl->comm), out__escape(drv, sizeof(drv), fi->driver),
-		fi->pdev ? out__escape(pdev, sizeof(pdev), fi->pdev) : "-", id);
+	if (cl->has_id) {
+		n = (size_t)(out__put_u64(id, cl->client_id) - id);
+	} else {
+		memcpy(id, "fd", 2);
+		n = (size_t)(out__put_u64(id + 2, drm_client__fd(cl)) - id);
+	}
+	put_pad(o, id, n, 6, false);
+	out__putc(o, ' ');
+}
+
+/* The rest: busy, memory, each engine's busy and each region's memory. */
+static void text_client_body(struct out *o, const struct drm_client *cl)
+{
+	const struct hwt_drm_fdinfo *fi = &cl->cur;
+	char mem[HB_SIZE], busy[16 + OUT_NUM_ROOM];
+	bool is_total, any_util = false;
+
 	/* no engine has a utilisation yet (a first sample): "-", as the engines say */
 	for (uint32_t i = 0; i < fi->nengines && !any_util; i++)
 		any_util = cl->util[i].src != HWT_DRM_UTIL_NONE;
-	if (any_util)
-		lprintf(l, "%5.1f%% ", cl->total_util < 0 ? 0 : cl->total_util > 999 ? 999 :
-			cl->total_util);
+	if (any_util) {
+		double u = cl->total_util < 0 ? 0 : cl->total_util > 999 ? 999 : cl->total_util;
+		char *end = out__put_fixed1(busy, u);
+
+		if (!end)	/* NaN */
+			end = busy + snprintf(busy, 16, "%.1f", u);
+		*end++ = '%';
+		put_pad(o, busy, (size_t)(end - busy), 6, false);
+	} else {
+		put_pad(o, "-", 1, 6, false);
+	}
+	out__putc(o, ' ');
+	human_bytes(mem, top_client_mem(cl, &is_total));
+	if (fi->nregions)
+		put_pad(o, mem, strlen(mem), 7, false);
 	else
-		lprintf(l, "%6s ", "-");
-	lprintf(l, "%7s%s", fi->nregions ? mem : "-", is_total ? "t" : " ");
+		put_pad(o, "-", 1, 7, false);
+	out__putc(o, is_total ? 't' : ' ');
 	for (uint32_t i = 0; i < fi->nengines; i++) {
 		const struct hwt_drm_util *u = &cl->util[i];
 
-		lprintf(l, " ");
-		lput_text(l, fi->engines[i].name);
-		lprintf(l, ":");
-		pct_or_dash(l, u->src == HWT_DRM_UTIL_NONE ? NAN : u->percent);
+		out__putc(o, ' ');
+		put_text(o, fi->engines[i].name);
+		out__putc(o, ':');
+		pct_or_dash(o, u->src == HWT_DRM_UTIL_NONE ? NAN : u->percent);
 	}
-	lprintf(l, " |");
+	out__write(o, " |", 2);
 	for (uint32_t i = 0; i < fi->nregions; i++) {
 		const struct hwt_drm_region *r = &fi->regions[i];
 		bool res = r->have & (1u << HWT_DRM_MEM_RESIDENT);
@@ -299,22 +382,26 @@ static void text_client(struct line *l, const struct drm_client *cl)
 		/* resident; a driver that prints only drm-total-*: total, marked "t" */
 		if (!res && !(r->have & (1u << HWT_DRM_MEM_TOTAL)))
 			continue;
-		human_bytes(mem, sizeof(mem), r->bytes[res ? HWT_DRM_MEM_RESIDENT :
-						     HWT_DRM_MEM_TOTAL]);
-		lprintf(l, " ");
-		lput_text(l, r->name);
-		lprintf(l, ":%s%s", mem, res ? "" : "t");
+		human_bytes(mem, r->bytes[res ? HWT_DRM_MEM_RESIDENT : HWT_DRM_MEM_TOTAL]);
+		out__putc(o, ' ');
+		put_text(o, r->name);
+		out__putc(o, ':');
+		out__puts(o, mem);
+		if (!res)
+			out__putc(o, 't');
 	}
 }
 
-static void text_device(struct line *l, const struct gpu_device *d)
-{
-	char a[32], b[32];
+const struct top_rows_ops top_text_rows = { .head = text_client_head, .body = text_client_body };
 
-	lprintf(l, "%s ", d->card);
-	lput_text(l, d->driver[0] ? d->driver : "-");
-	lprintf(l, " ");
-	lput_text(l, d->pdev[0] ? d->pdev : "-");
+static void text_device(struct out *o, const struct gpu_device *d)
+{
+	char a[HB_SIZE], b[HB_SIZE];
+
+	out__printf(o, "%s ", d->card);
+	put_text(o, d->driver[0] ? d->driver : "-");
+	out__putc(o, ' ');
+	put_text(o, d->pdev[0] ? d->pdev : "-");
 	if (d->cur_mhz >= 0)
 		snprintf(a, sizeof(a), "%lld", (long long)d->cur_mhz);
 	else
@@ -323,27 +410,27 @@ static void text_device(struct line *l, const struct gpu_device *d)
 		snprintf(b, sizeof(b), "%lld", (long long)d->max_mhz);
 	else
 		snprintf(b, sizeof(b), "-");
-	lprintf(l, "  freq %s/%s MHz", a, b);
+	out__printf(o, "  freq %s/%s MHz", a, b);
 	if (isnan(d->power_w))
-		lprintf(l, "  power -");
+		out__puts(o, "  power -");
 	else
-		lprintf(l, "  power %.1f W", d->power_w);
+		out__printf(o, "  power %.1f W", d->power_w);
 	if (isnan(d->temp_c))
-		lprintf(l, "  temp -");
+		out__puts(o, "  temp -");
 	else
-		lprintf(l, "  temp %.1f C", d->temp_c);
+		out__printf(o, "  temp %.1f C", d->temp_c);
 	if (d->vram_used >= 0)
-		human_bytes(a, sizeof(a), d->vram_used);
+		human_bytes(a, d->vram_used);
 	else
 		snprintf(a, sizeof(a), "-");
 	if (d->vram_total >= 0)
-		human_bytes(b, sizeof(b), d->vram_total);
+		human_bytes(b, d->vram_total);
 	else
 		snprintf(b, sizeof(b), "-");
-	lprintf(l, "  vram %s/%s", a, b);
+	out__printf(o, "  vram %s/%s", a, b);
 	for (int i = 0; i < d->nengines; i++) {
-		lprintf(l, " %s:", d->engines[i].name);
-		pct_or_dash(l, d->engines[i].busy_pct);
+		out__printf(o, " %s:", d->engines[i].name);
+		pct_or_dash(o, d->engines[i].busy_pct);
 	}
 }
 
@@ -351,7 +438,7 @@ static const char *const col_titles[COL_N] = {
 	"PID", "COMM", "DRIVER", "PDEV", "ID", "BUSY", "MEM",
 };
 
-static void column_header(struct line *l, const struct top_order *ord)
+static void column_header(struct out *o, const struct top_order *ord)
 {
 	static const int widths[COL_N] = { -12, -15, -8, -12, 6, 6, 8 };
 	char t[16];
@@ -361,16 +448,22 @@ static void column_header(struct line *l, const struct top_order *ord)
 		bool down = (i == COL_BUSY || i == COL_MEM) != ord->reverse;
 
 		snprintf(t, sizeof(t), "%s%s", col_titles[i], i != (int)ord->col ? "" : down ? "v" : "^");
-		lprintf(l, "%*s ", widths[i], t);
+		out__printf(o, "%*s ", widths[i], t);
 	}
-	lprintf(l, "ENGINES | MEMORY (t: total, no resident)");
+	out__puts(o, "ENGINES | MEMORY (t: total, no resident)");
 }
 
-/* One screen line: clipped to @cols, the rest of the row cleared. */
-static void screen_line(struct out *o, const struct line *l, int cols, bool last)
+/*
+ * One screen line, built whole in @l (an out that flushes into @m) so that
+ * it can be clipped to @cols and nothing wraps: written, the rest of the
+ * row cleared, and @l emptied for the next line.
+ */
+static void screen_line(struct out *o, struct out *l, struct membuf *m, int cols, bool last)
 {
-	out__write(o, l->s ? l->s : "", l->len < (size_t)cols ? l->len : (size_t)cols);
+	out__flush(l);
+	out__write(o, m->p ? m->p : "", m->len < (size_t)cols ? m->len : (size_t)cols);
 	out__puts(o, last ? "\033[K" : "\033[K\r\n");
+	m->len = 0;
 }
 
 void top_text_tty(struct out *o, double delay, struct drm_client **v, int n,
@@ -378,8 +471,10 @@ void top_text_tty(struct out *o, double delay, struct drm_client **v, int n,
 {
 	struct winsize ws;
 	int rows = 24, cols = 80, y = 0, fixed;
-	struct line l = { 0 };
+	struct membuf m = { 0 };
+	struct out l;
 
+	out__init_mem(&l, &m);
 	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_row && ws.ws_col) {
 		rows = ws.ws_row;
 		cols = ws.ws_col;
@@ -391,56 +486,43 @@ void top_text_tty(struct out *o, double delay, struct drm_client **v, int n,
 	if (tv->scroll < 0)
 		tv->scroll = 0;
 	out__puts(o, "\033[H");
-	lprintf(&l, "hwtrace top - %d DRM client%s, every %.1fs, rows %d-%d%s",
-		n, n == 1 ? "" : "s", delay, n ? tv->scroll + 1 : 0,
-		tv->scroll + tv->page < n ? tv->scroll + tv->page : n,
-		tv->nwarnings ? ", fdinfo warnings shown on exit" : "");
-	lprintf(&l, " | </>/F6 sort, r reverse, arrows PgUp PgDn scroll, q quit");
-	screen_line(o, &l, cols, ++y >= rows);
+	out__printf(&l, "hwtrace top - %d DRM client%s, every %.1fs, rows %d-%d%s",
+		    n, n == 1 ? "" : "s", delay, n ? tv->scroll + 1 : 0,
+		    tv->scroll + tv->page < n ? tv->scroll + tv->page : n,
+		    tv->nwarnings ? ", fdinfo warnings shown on exit" : "");
+	out__puts(&l, " | </>/F6 sort, r reverse, arrows PgUp PgDn scroll, q quit");
+	screen_line(o, &l, &m, cols, ++y >= rows);
 	for (int i = 0; i < g->n && y < rows; i++) {
-		l.len = 0;
 		text_device(&l, &g->dev[i]);
-		screen_line(o, &l, cols, ++y >= rows);
+		screen_line(o, &l, &m, cols, ++y >= rows);
 	}
 	if (y < rows) {
-		l.len = 0;
 		column_header(&l, ord);
-		screen_line(o, &l, cols, ++y >= rows);
+		screen_line(o, &l, &m, cols, ++y >= rows);
 	}
 	for (int i = tv->scroll; i < n && y < rows; i++) {
-		l.len = 0;
-		text_client(&l, v[i]);
-		screen_line(o, &l, cols, ++y >= rows);
+		text_client_head(&l, v[i]);
+		text_client_body(&l, v[i]);
+		screen_line(o, &l, &m, cols, ++y >= rows);
 	}
 	out__puts(o, "\033[J");
-	free(l.s);
+	membuf__free(&m);
 }
 
-void top_text_batch(struct out *o, double time, struct drm_client **v, int n,
-		    const struct gpu_devices *g, const struct top_order *ord)
+void top_text_batch(struct out *o, double time, struct drm_client **v, struct drm_clients *c,
+		    const struct gpu_devices *g, const struct top_order *ord,
+		    struct top_rows *rows)
 {
-	struct line l = { 0 };
-
-	out__printf(o, "# time %.3f clients %d\n", time, n);
+	out__printf(o, "# time %.3f clients %d\n", time, c->nclients);
 	for (int i = 0; i < g->n; i++) {
-		l.len = 0;
-		lprintf(&l, "# gpu ");
-		text_device(&l, &g->dev[i]);
-		out__write(o, l.s, l.len);
+		out__puts(o, "# gpu ");
+		text_device(o, &g->dev[i]);
 		out__putc(o, '\n');
 	}
-	l.len = 0;
-	column_header(&l, ord);
-	out__write(o, l.s, l.len);
+	column_header(o, ord);
 	out__putc(o, '\n');
-	for (int i = 0; i < n; i++) {
-		l.len = 0;
-		text_client(&l, v[i]);
-		out__write(o, l.s, l.len);
-		out__putc(o, '\n');
-	}
+	top_rows__write(rows, o, c, v, c->nclients, 0, '\n');
 	out__putc(o, '\n');
-	free(l.s);
 }
 
 /*

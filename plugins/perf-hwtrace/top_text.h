@@ -12,6 +12,7 @@
 #include "drm_clients.h"
 #include "gpu_devices.h"
 #include "out.h"
+#include "top_rows.h"
 
 /* Sortable columns, in screen order; '<' '>' (F6) move along them. */
 enum top_col { COL_PID, COL_COMM, COL_DRIVER, COL_PDEV, COL_ID, COL_BUSY, COL_MEM, COL_N };
@@ -41,9 +42,16 @@ void top_sort(struct drm_client **v, int n, const struct top_order *ord);
 /* Resident bytes of every region of @cl, total where resident is absent (*@is_total then). */
 uint64_t top_client_mem(const struct drm_client *cl, bool *is_total);
 
-/* One -b block: "# time", a "# gpu" line per GPU, the column titles, a line per client. */
-void top_text_batch(struct out *o, double time, struct drm_client **v, int n,
-		    const struct gpu_devices *g, const struct top_order *ord);
+/* A client's text row, head and body (top_rows.h) */
+extern const struct top_rows_ops top_text_rows;
+
+/*
+ * One -b block: "# time", a "# gpu" line per GPU, the column titles, a
+ * line per client of @c in the order of @v (@rows staged them)
+ */
+void top_text_batch(struct out *o, double time, struct drm_client **v, struct drm_clients *c,
+		    const struct gpu_devices *g, const struct top_order *ord,
+		    struct top_rows *rows);
 
 /* The terminal view, clipped to the window (TIOCGWINSZ), from row tv->scroll. */
 void top_text_tty(struct out *o, double delay, struct drm_client **v, int n,
