@@ -618,6 +618,37 @@ PY
 	[[ "$(cat "$T/reparse.stats")" == *"full_scans 1 "*" kept_reads 108 same_reads 0 "* ]]
 }
 
+@test "top -b: quick refreshes (rows staged as read, steady ones copied) print what full scans do" {
+	local r i
+	printf '%s\n' 1000000000 2000000000 3000000000 4000000000 >"$T/clock"
+	busytree "$T/b" 1
+	for r in quick full; do
+		rm -rf "$T/a"
+		busytree "$T/a" 0
+		# the tree changes in place before refresh 2, then stays (3, 4: steady rows)
+		"$HWTRACE" top --proc "$T/a" -n 4 -d 1.5 --clock-file "$T/clock" -b --stats \
+			$([ $r = quick ] || echo --rescan 0) >"$T/$r.txt" 2>"$T/$r.stats" &
+		for i in $(seq 100); do
+			[ -s "$T/$r.txt" ] && break
+			sleep 0.05
+		done
+		cp_inplace "$T/b" "$T/a"
+		wait $!
+	done
+	[[ "$(cat "$T/quick.stats")" == *"full_scans 1 "* ]]
+	[[ "$(cat "$T/full.stats")" == *"full_scans 4 "* ]]
+	[ "$(grep -c '^# time' "$T/quick.txt")" = 4 ]
+	cmp "$T/quick.txt" "$T/full.txt"
+	# i915 client 5: 110 ms busy in the replayed 1 s, 28 KiB resident; idle after
+	row() {
+		printf '%-12s %-15s %-8s %-12s %6s %5.1f%% %7s  render:%.1f%% | system0:%s' \
+			1005 app5 i915 0000:00:02.0 5 "$1" 28.0K "$1" 28.0K
+	}
+	[ "$(grep '^1005 ' "$T/quick.txt" | sed -n 2p)" = "$(row 11)" ]
+	[ "$(grep '^1005 ' "$T/quick.txt" | sed -n 3p)" = "$(row 0)" ]
+	[ "$(grep '^1005 ' "$T/quick.txt" | sed -n 4p)" = "$(row 0)" ]
+}
+
 # screen SOCK: the pane's text; waits until it holds $1
 pane_wait() {
 	local sock=$1 want=$2 i
