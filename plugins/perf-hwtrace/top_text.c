@@ -2,8 +2,10 @@
 /*
  * top_text.c - `top`'s text views: client order, -b blocks, the terminal view.
  *
- * Lines are built whole (struct line) so that the terminal view can cut each
- * at the window's width: nothing wraps, and the headers never scroll away.
+ * The terminal view builds each line whole (an out into a membuf) so that it
+ * can cut it at the window's width: nothing wraps, and the headers never
+ * scroll away.  A client's row is a head and a body (top_rows.h), which -b
+ * stages as clients are read.
  */
 #include <math.h>
 #include <stdio.h>
