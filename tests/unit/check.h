@@ -10,9 +10,11 @@
 #ifndef HWTRACE_TEST_CHECK_H
 #define HWTRACE_TEST_CHECK_H
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int check_failures, check_passed, check_failed;
 static const char *check_current;
@@ -54,18 +56,37 @@ static const char *check_current;
 		check_failed++; \
 } while (0)
 
-/* Write @text to @dir/@name (a sysfs or proc fixture); a failure is a failed check. */
+/* mkdir -p of the directories in file path @path (not its last component) */
+static inline void check_mkdirs(const char *path)
+{
+	char dir[1024];
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *s = dir + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		CHECK(!mkdir(dir, 0755) || errno == EEXIST);
+		*s = '/';
+	}
+}
+
+/*
+ * Write @text to @dir/@name (a sysfs or proc fixture), making the
+ * directories on the way; a failure is a failed check.
+ */
 static inline void check_put_file(const char *dir, const char *name, const char *text)
 {
 	char path[1024];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	check_mkdirs(path);
 	f = fopen(path, "w");
 	CHECK(f != NULL);
 	if (f) {
 		fputs(text, f);
-		fclose(f);
+		CHECK(!fclose(f));
 	}
 }
 

@@ -22,32 +22,10 @@
 
 static char root[64];
 
-/* mkdir -p of @path's directories */
-static void mkdirs(char *path)
-{
-	for (char *s = path + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
-		CHECK(!mkdir(path, 0755) || errno == EEXIST);
-		*s = '/';
-	}
-}
-
-/* write @text to @rel below root, directories made */
+/* write @text to @rel (from "/") below root, directories made */
 static void put(const char *rel, const char *text)
 {
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	mkdirs(path);
-	f = fopen(path, "w");
-	CHECK(f != NULL);
-	if (!f)
-		return;
-	fputs(text, f);
-	CHECK(!fclose(f));
+	check_put_file(root, rel + 1, text);
 }
 
 static void fresh(void)

@@ -69,8 +69,6 @@ static void test_terms(void)
 
 	CHECK(mkdtemp(root) != NULL);
 	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/xe_0000_03_00.0", root);
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s/format %s/events", dir, dir);
-	CHECK_EQ(system(cmd), 0);
 	check_put_file(dir, "type", "42\n");
 	check_put_file(dir, "cpumask", "0\n");
 	check_put_file(dir, "format/event", "config:0-11\n");

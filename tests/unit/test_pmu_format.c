@@ -183,10 +183,7 @@ static void test_online(void)
 	int c[16];
 
 	CHECK(mkdtemp(root) != NULL);
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s/devices/system/cpu", root);
-	CHECK_EQ(system(cmd), 0);
-	snprintf(cmd, sizeof(cmd), "%s/devices/system/cpu", root);
-	check_put_file(cmd, "online", "0-1,3\n");
+	check_put_file(root, "devices/system/cpu/online", "0-1,3\n");
 	CHECK_EQ(hwt_cpulist__online(root, c, 16), 3);
 	CHECK(c[0] == 0 && c[1] == 1 && c[2] == 3);
 	CHECK_EQ(hwt_cpulist__online("/nonexistent", c, 16),
@@ -214,8 +211,6 @@ static void test_config3_and_bad_format(void)
 
 	CHECK(mkdtemp(root) != NULL);
 	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/arm_spe_0", root);
-	snprintf(cmd, sizeof(cmd), "mkdir -p %s/format", dir);
-	CHECK_EQ(system(cmd), 0);
 	check_put_file(dir, "type", "8\n");
 	check_put_file(dir, "format/ts_enable", "config:0\n");
 	check_put_file(dir, "format/min_latency", "config2:0-11\n");
@@ -329,18 +324,10 @@ static void test_hmu_sysfs(void)
 	int cpus[4];
 
 	CHECK(mkdtemp(root) != NULL);
-	snprintf(dir, sizeof(dir), "%s/bus", root);
-	mkdir(dir, 0755);
-	snprintf(dir, sizeof(dir), "%s/bus/event_source", root);
-	mkdir(dir, 0755);
-	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices", root);
-	mkdir(dir, 0755);
 	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/cxl_hmu_mem0.0.0", root);
-	mkdir(dir, 0755);
 	check_put_file(dir, "type", "42\n");
 	check_put_file(dir, "cpumask", "1\n");
 	snprintf(fmt, sizeof(fmt), "%s/format", dir);
-	mkdir(fmt, 0755);
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		check_put_file(fmt, t[i][0], t[i][1]);
 
