@@ -96,24 +96,6 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr, c
 }
 static DEVICE_ATTR_RO(cpumask);
 
-static ssize_t devid_show(struct device *dev, struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%#x\n", to_op(dev_get_drvdata(dev))->dev->caps.devid);
-}
-static DEVICE_ATTR_RO(devid);
-
-static ssize_t graphics_ver_show(struct device *dev, struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%u\n", to_op(dev_get_drvdata(dev))->dev->caps.graphics_ver);
-}
-static DEVICE_ATTR_RO(graphics_ver);
-
-static ssize_t ts_freq_show(struct device *dev, struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%llu\n", to_op(dev_get_drvdata(dev))->dev->caps.ts_freq);
-}
-static DEVICE_ATTR_RO(ts_freq);
-
 static struct attribute *op_cpumask_attrs[] = {
 	&dev_attr_cpumask.attr,
 	NULL
@@ -123,29 +105,22 @@ static const struct attribute_group op_cpumask_group = {
 	.attrs = op_cpumask_attrs,
 };
 
-static ssize_t revision_show(struct device *dev, struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%u\n", to_op(dev_get_drvdata(dev))->dev->caps.revision);
-}
-static DEVICE_ATTR_RO(revision);
+/* caps/@name: field @field of the device's caps, as @fmt */
+#define OP_CAP_ATTR(name, fmt, field) \
+	static ssize_t name##_show(struct device *dev, struct device_attribute *attr, \
+				   char *buf) \
+	{ \
+		return sysfs_emit(buf, fmt "\n", to_op(dev_get_drvdata(dev))->dev->caps.field); \
+	} \
+	static DEVICE_ATTR_RO(name)
 
-static ssize_t gt_min_show(struct device *dev, struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%llu\n", to_op(dev_get_drvdata(dev))->dev->caps.gt_min_hz);
-}
-static DEVICE_ATTR_RO(gt_min);
-
-static ssize_t gt_max_show(struct device *dev, struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%llu\n", to_op(dev_get_drvdata(dev))->dev->caps.gt_max_hz);
-}
-static DEVICE_ATTR_RO(gt_max);
-
-static ssize_t topology_size_show(struct device *dev, struct device_attribute *attr, char *buf)
-{
-	return sysfs_emit(buf, "%u\n", to_op(dev_get_drvdata(dev))->dev->caps.topology_size);
-}
-static DEVICE_ATTR_RO(topology_size);
+OP_CAP_ATTR(devid, "%#x", devid);
+OP_CAP_ATTR(graphics_ver, "%u", graphics_ver);
+OP_CAP_ATTR(ts_freq, "%llu", ts_freq);
+OP_CAP_ATTR(revision, "%u", revision);
+OP_CAP_ATTR(gt_min, "%llu", gt_min_hz);
+OP_CAP_ATTR(gt_max, "%llu", gt_max_hz);
+OP_CAP_ATTR(topology_size, "%u", topology_size);
 
 /*
  * A blob as 64-bit words, as the recorder reads caps/ (numbers only):
