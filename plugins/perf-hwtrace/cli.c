@@ -27,7 +27,7 @@ static void print_error(void *ctx, const struct hwt_error *e)
 	if (c->shown++ >= c->max_shown) {
 		if (c->shown == c->max_shown + 1)
 			fprintf(stderr, "perf hwtrace %s: %s: further problems are counted, "
-				"not shown\n", c->cmd, e->file);
+				"not shown\n", c->cmd, out__escape(file, sizeof(file), e->file));
 		return;
 	}
 	/* a message quotes names from the input: their control bytes must not reach the terminal */

@@ -232,6 +232,16 @@ PY
 	"$HWTRACE" report --metrics -i "$T/f.igt" 2> "$T/err" > /dev/null || true
 	grep -qF "metric set 'Bad\x1b[31mSet' is unknown" "$T/err"
 	! grep -q $'\e' "$T/err"
+	# a file name too, also where problems past the 100th are only counted:
+	# 150 all-zero reports, a warning each
+	python3 -c "import struct, sys
+sys.stdout.buffer.write((struct.pack('<IHH', 1, 0, 264) + bytes(256)) * 150)" > "$T/z"$'\e'
+	"$HWTRACE" decode --type i915-oa --oa-format A32u40_A4u32_B8_C8 --null "$T/z"$'\e' \
+		2> "$T/err" > /dev/null
+	[ "$(grep -c 'report header is all zero' "$T/err")" -eq 100 ]
+	grep -qF "z\x1b: further problems are counted, not shown" "$T/err"
+	grep -q "0 errors, 150 warnings" "$T/err"
+	! grep -q $'\e' "$T/err"
 }
 
 @test "a TOPOLOGY libi915_perf cannot take is an error at its offset, not an abort" {
