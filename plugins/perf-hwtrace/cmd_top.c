@@ -223,27 +223,16 @@ static char *json_name(struct out *o, char *p, const char *s)
 	return out__room(o, PIECE_ROOM);
 }
 
-/*
- * printf("%.2f", @x) without printf for the usual percentages.  Below 1e9,
- * x * 100 is within 1e-5 of its exact value, so rounding it gives printf's
- * digits unless it lies near a half; those, and anything odd, go to printf.
- */
+/* printf("%.2f", @x): out__put_fixed() where it can, else printf */
 static char *json_pct(struct out *o, char *p, double x)
 {
-	double y = x * 100.0, r = floor(y);
-	uint64_t v;
+	char *end = out__put_fixed(p, x, 2);
 
-	if (!(x >= 0 && x < 1e9) || fabs(y - r - 0.5) < 1e-4) {
-		out__set_end(o, p);
-		out__printf(o, "%.2f", x);
-		return out__room(o, PIECE_ROOM);
-	}
-	v = (uint64_t)r + (y - r > 0.5);
-	p = out__put_dec(p, v / 100);
-	p[0] = '.';
-	p[1] = (char)('0' + v % 100 / 10);
-	p[2] = (char)('0' + v % 10);
-	return p + 3;
+	if (end)
+		return end;
+	out__set_end(o, p);
+	out__printf(o, "%.2f", x);
+	return out__room(o, PIECE_ROOM);
 }
 
 /* engine @e, with a ',' before it unless @first */

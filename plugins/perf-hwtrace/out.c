@@ -404,28 +404,41 @@ char *out__put_u64(char *p, uint64_t v)
 }
 
 /*
- * %.1f of @x as printf rounds it: the exact value of x * 10 (the sum x * 8
- * + x * 2 of two exact products, and that sum's rounding error by Knuth's
- * TwoSum), to the nearest integer, ties to even.
+ * "%.Nf" of @x as printf rounds it, N = @decimals (1 to 3): x * 10^N is
+ * t + e exactly (t the rounded product, e its error by Dekker's product:
+ * x split into two halves of 26 bits, each times 10^N exact), rounded to
+ * the nearest integer, ties to even.  Exact only without contraction into
+ * fused multiply-adds (no -mfma; tests/unit/test_output.c would tell), and
+ * without libm's fma(): the tool links no libm, as its start-up is timed.
  */
-char *out__put_fixed1(char *p, double x)
+char *out__put_fixed(char *p, double x, unsigned int decimals)
 {
-	double a = x * 8, b = x * 2, t = a + b, bv = t - a;
-	double e = (a - (t - bv)) + (b - bv);	/* x * 10 == t + e exactly */
-	double f, frac;
-	uint64_t r;
+	static const double pow10[] = { 1, 10, 100, 1000 };
+	double m, t, e, f, frac;
+	uint64_t r, div;
 
-	if (!(x >= 0 && x < 0x1p48) || signbit(x))
-		return NULL;	/* NaN, negative, -0 ("-0.0"), or t's ulp above 1/2 */
+	if (decimals < 1 || decimals > 3)
+		return NULL;
+	m = pow10[decimals];
+	div = (uint64_t)m;
+	if (!(x >= 0 && x * m < 0x1p51) || signbit(x))
+		return NULL;	/* NaN, negative, -0 ("-0.0"), or t's ulp above 1/4 */
+	t = x * m;
+	{
+		double c = x * 134217729.0, hi = c - (c - x), lo = x - hi;	/* 2^27 + 1 */
+
+		e = (hi * m - t) + lo * m;	/* exact: x * m == t + e */
+	}
 	f = floor(t);
-	frac = t - f;		/* exact: t < 2^52, a multiple of t's ulp */
+	frac = t - f;		/* exact: t < 2^51, a multiple of t's ulp */
 	r = (uint64_t)f;
 	/* |e| <= half t's ulp, frac a multiple of it: e decides an exact half only */
 	if (frac > 0.5 || (frac == 0.5 && (e > 0 || (e == 0 && (r & 1)))))
 		r++;
-	p = fmt_u64(p, r / 10);
+	p = fmt_u64(p, r / div);
 	*p++ = '.';
-	*p++ = (char)('0' + r % 10);
+	for (uint64_t d = div / 10, v = r % div; d; d /= 10)
+		*p++ = (char)('0' + v / d % 10);
 	return p;
 }
 
@@ -871,33 +884,27 @@ void out__csv_str(struct out *o, const char *s)
 	out__putc(o, '"');
 }
 
+/*
+ * How text shows each byte: 0 as itself (the one definition of a plain
+ * byte), else the letter of its escape (\n, \t, \r, \\), or 'x' for \xNN
+ * (the other controls and DEL).  NUL ends a string.
+ */
+static const char text_esc[256] = {
+	[0x00 ... 0x08] = 'x', ['\t'] = 't', ['\n'] = 'n', [0x0b ... 0x0c] = 'x',
+	['\r'] = 'r', [0x0e ... 0x1f] = 'x', ['\\'] = '\\', [0x7f] = 'x',
+};
+
 /* The escape for byte @c, or 0 when it is shown as itself. */
 static inline int text_escape(unsigned char c)
 {
-	switch (c) {
-	case '\n':
-		return 'n';
-	case '\t':
-		return 't';
-	case '\r':
-		return 'r';
-	case '\\':
-		return '\\';
-	default:
-		return c < 0x20 || c == 0x7f ? 'x' : 0;
-	}
+	return text_esc[c];
 }
-
-/* Bytes text_escape() shows as themselves (not NUL, a control, '\\' or DEL) */
-static const uint8_t text_plain[256] = {
-	[0x20 ... 0x5b] = 1, [0x5d ... 0x7e] = 1, [0x80 ... 0xff] = 1,	/* 0x5c \\ */
-};
 
 size_t out__text_plain(const char *s)
 {
 	size_t n = 0;
 
-	while (text_plain[(unsigned char)s[n]])
+	while (s[n] && !text_esc[(unsigned char)s[n]])
 		n++;
 	return n;
 }

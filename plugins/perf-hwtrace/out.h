@@ -126,10 +126,11 @@ static inline void out__set_end(struct out *o, char *end)
 char *out__put_u64(char *p, uint64_t v);
 char *out__put_double(char *p, double v);
 /*
- * @x as printf's "%.1f" at @p (+0 <= x < 2^48; NULL for anything else,
- * nothing written); returns the end
+ * @x as printf's "%.Nf" at @p, N = @decimals (1 to 3), for +0 <= x and
+ * x * 10^N < 2^51; NULL for anything else (NaN, -0, a negative), nothing
+ * written: the caller takes printf.  Returns the end.
  */
-char *out__put_fixed1(char *p, double x);
+char *out__put_fixed(char *p, double x, unsigned int decimals);
 
 static inline void out__putc(struct out *o, char c)
 {

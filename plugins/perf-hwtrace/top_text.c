@@ -190,7 +190,7 @@ out:
 	free(keys);
 }
 
-/* Room human_bytes() needs: out__put_u64() and out__put_fixed1() store past the number */
+/* Room human_bytes() needs: out__put_u64() and out__put_fixed() store past the number */
 #define HB_SIZE (OUT_NUM_ROOM + 8)
 
 /* @v bytes as "%lluB" or "%.1f" and a unit (K, M, ...), at most 8 characters */
@@ -209,8 +209,8 @@ static void human_bytes(char buf[HB_SIZE], uint64_t v)
 		end = out__put_u64(buf, v);
 		*end++ = 'B';
 	} else {
-		end = out__put_fixed1(buf, x);
-		if (!end) {	/* beyond 2^48 P: printf's own */
+		end = out__put_fixed(buf, x, 1);
+		if (!end) {	/* beyond 2^51 / 10 P: printf's own */
 			snprintf(buf, HB_SIZE, "%.1f%c", x, units[u]);
 			return;
 		}
@@ -288,7 +288,7 @@ static void put_text_col(struct out *o, const char *s, size_t size, size_t width
 /* @x as "%.1f" would put it, then @suffix */
 static void put_fixed1(struct out *o, double x, const char *suffix)
 {
-	char *p = out__room(o, OUT_NUM_ROOM + 8), *end = out__put_fixed1(p, x);
+	char *p = out__room(o, OUT_NUM_ROOM + 8), *end = out__put_fixed(p, x, 1);
 
 	if (end)
 		out__set_end(o, end);
@@ -352,7 +352,7 @@ static void text_client_body(struct out *o, const struct drm_client *cl)
 		any_util = cl->util[i].src != HWT_DRM_UTIL_NONE;
 	if (any_util) {
 		double u = cl->total_util < 0 ? 0 : cl->total_util > 999 ? 999 : cl->total_util;
-		char *end = out__put_fixed1(busy, u);
+		char *end = out__put_fixed(busy, u, 1);
 
 		if (!end)	/* NaN */
 			end = busy + snprintf(busy, 16, "%.1f", u);

@@ -483,62 +483,75 @@ static void test_double_g15(void)
 	CHECK_EQ(bad, 0);
 }
 
-static int fixed1_differs(double v)
+/* whether out__put_fixed(@v, @d) differs from snprintf's "%.<d>f", or takes what it must refuse */
+static int fixed_differs(double v, unsigned int d)
 {
-	char want[64], got[64 + OUT_NUM_ROOM], *end = out__put_fixed1(got, v);
-	int n = snprintf(want, sizeof(want), "%.1f", v);
+	static const double lim[] = { 0, 0x1p51 / 10, 0x1p51 / 100, 0x1p51 / 1000 };
+	char want[400], got[64 + OUT_NUM_ROOM], *end = out__put_fixed(got, v, d);
+	int n = snprintf(want, sizeof(want), "%.*f", (int)d, v);
 
-	if (!(v >= 0 && v < 0x1p48) || __builtin_signbit(v))
+	if (!(v >= 0 && v < lim[d]) || __builtin_signbit(v))
 		return end != NULL;	/* refused: the caller takes printf */
 	if (end && end - got == n && !memcmp(got, want, n))
 		return 0;
-	fprintf(stderr, "out__put_fixed1(%a): \"%.*s\", snprintf: \"%s\"\n", v,
+	fprintf(stderr, "out__put_fixed(%a, %u): \"%.*s\", snprintf: \"%s\"\n", v, d,
 		end ? (int)(end - got) : 4, end ? got : "NULL", want);
 	return 1;
 }
 
+static int fixed_all_differ(double v)
+{
+	return fixed_differs(v, 1) + fixed_differs(v, 2) + fixed_differs(v, 3);
+}
+
 /*
- * out__put_fixed1() is printf's "%.1f" (top's percentages and sizes):
- * ties to even (0.25, 0.75, k + 0.x5 exact in binary), values a hair either
- * side of each tie, sizes as human_bytes() divides them, any bit pattern.
+ * out__put_fixed() is printf's "%.1f" (top's percentages and sizes),
+ * "%.2f" (top's JSON percentages) and "%.3f": ties to even (0.25, 0.125,
+ * k + 0.x5 exact in binary), values a hair either side of each tie and of
+ * the range's end, sizes as human_bytes() divides them, any bit pattern.
  */
-static void test_fixed1(void)
+static void test_fixed(void)
 {
 	uint64_t s = 0x2545f4914f6cdd1dull;
 	int bad = 0;
 
-	for (int k = 0; k < 20000; k++) {
-		double tie = k / 20.0;	/* every x.x5 and x.x0 below 1000 */
+	for (int k = 0; k < 80000; k++) {
+		double tie = k / 80.0;	/* every x.xx5, x.x25, ... below 1000 */
 
-		bad += fixed1_differs(tie);
-		bad += fixed1_differs(__builtin_nextafter(tie, 0));
-		bad += fixed1_differs(__builtin_nextafter(tie, 1e300));
-		bad += fixed1_differs(k / 100.0);
-		bad += fixed1_differs(k / 1024.0);
+		bad += fixed_all_differ(tie);
+		bad += fixed_all_differ(__builtin_nextafter(tie, 0));
+		bad += fixed_all_differ(__builtin_nextafter(tie, 1e300));
+		bad += fixed_all_differ(k / 1000.0);
+		bad += fixed_all_differ(k / 1024.0);
 	}
-	bad += fixed1_differs(0x1p48);
-	bad += fixed1_differs(__builtin_nextafter(0x1p48, 0));
-	bad += fixed1_differs(-0.0);
-	bad += fixed1_differs(-1.0);
-	bad += fixed1_differs(__builtin_nan(""));
-	bad += fixed1_differs(__builtin_inf());
+	for (unsigned int d = 1; d <= 3; d++) {
+		double lim = 0x1p51 / (d == 1 ? 10 : d == 2 ? 100 : 1000);
+
+		bad += fixed_differs(lim, d);
+		bad += fixed_differs(__builtin_nextafter(lim, 0), d);
+		CHECK(!out__put_fixed((char[64 + OUT_NUM_ROOM]){ 0 }, 1.5, d == 1 ? 0 : 3 + d));
+	}
+	bad += fixed_all_differ(-0.0);
+	bad += fixed_all_differ(-1.0);
+	bad += fixed_all_differ(__builtin_nan(""));
+	bad += fixed_all_differ(__builtin_inf());
 	for (int i = 0; i < 300000 && bad < 10; i++) {
 		uint64_t r = rnd(&s), bits;
 		double v;
 		int u = (int)(rnd(&s) % 6);
 
 		memcpy(&v, &r, 8);
-		bad += fixed1_differs(v);
+		bad += fixed_all_differ(v);
 		bits = (r & ((1ull << 52) - 1)) | (uint64_t)(1023 - 30 + rnd(&s) % 82) << 52;
 		memcpy(&v, &bits, 8);
-		bad += fixed1_differs(v);
+		bad += fixed_all_differ(v);
 		/* a size in bytes over 1024^u, as human_bytes() does it */
 		v = (double)(rnd(&s) >> (rnd(&s) % 64));
 		while (u--)
 			v /= 1024;
-		bad += fixed1_differs(v);
+		bad += fixed_all_differ(v);
 		/* a busy percentage: ns over ns */
-		bad += fixed1_differs(100.0 * (double)(rnd(&s) % 1000000007) / 1000000007.0);
+		bad += fixed_all_differ(100.0 * (double)(rnd(&s) % 1000000007) / 1000000007.0);
 	}
 	CHECK_EQ(bad, 0);
 }
@@ -613,7 +626,7 @@ int main(void)
 	RUN(test_text_str_long);
 	RUN(test_out_mem);
 	RUN(test_double_g15);
-	RUN(test_fixed1);
+	RUN(test_fixed);
 	RUN(test_metrics_views);
 	return check_done("output");
 }
