@@ -437,8 +437,10 @@ static void read_freq(struct gpu_device *d)
 
 /*
  * The device's temperature: the lowest-numbered channel that has an input
- * (hwmon channels count from 1; a driver may give one only a label, as xe
- * does temp1), found at the first read.
+ * file (hwmon channels count from 1; a driver may give one only a label, as
+ * xe does temp1), chosen at the first sample by the file being there, not
+ * by a read that worked: amdgpu's reads fail while the GPU is runtime-
+ * suspended, and a channel found so is read again at every sample.
  */
 static void read_temp(struct gpu_device *d)
 {
@@ -447,10 +449,11 @@ static void read_temp(struct gpu_device *d)
 	if (!d->temp_file[0]) {
 		strcpy(d->temp_file, "-");	/* none: not looked for again */
 		for (int ch = 1; ch <= 16; ch++) {
-			char name[sizeof(d->temp_file)];
+			char name[sizeof(d->temp_file)], path[8192];
 
 			snprintf(name, sizeof(name), "temp%d_input", ch);
-			if (!read_u64(d->hwmon, name, &v)) {
+			snprintf(path, sizeof(path), "%s/%s", d->hwmon, name);
+			if (!access(path, F_OK)) {
 				strcpy(d->temp_file, name);
 				break;
 			}
