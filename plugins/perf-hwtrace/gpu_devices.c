@@ -172,25 +172,53 @@ void gpu_xe__terms(const char *value, const struct gpu_xe_engine *e, char *buf, 
 		 e->engine_class, e->engine_instance);
 }
 
-/* @dev's engines as the xe driver lists them; their number, 0 if it will not say */
-static int xe_query_engines(const char *card, struct gpu_xe_engine *out, int max)
+/*
+ * The node to ask @d's driver through: its render node (device/drm/renderD*,
+ * which DRM_XE_DEVICE_QUERY allows, and which any user of the GPU may
+ * open), else its primary node (often group video only).
+ */
+static int open_node(const struct gpu_device *d)
+{
+	char path[8192];
+	struct dirent *de;
+	DIR *dir;
+	int f = -1;
+
+	snprintf(path, sizeof(path), "%s/device/drm", d->dir);
+	dir = opendir(path);
+	while (dir && f < 0 && (de = readdir(dir)))
+		if (!strncmp(de->d_name, "renderD", 7) && strlen(de->d_name) < 32) {
+			snprintf(path, sizeof(path), "/dev/dri/%s", de->d_name);
+			f = open(path, O_RDONLY | O_CLOEXEC);
+		}
+	if (dir)
+		closedir(dir);
+	if (f < 0) {
+		snprintf(path, sizeof(path), "/dev/dri/%s", d->card);
+		f = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	return f;
+}
+
+/* @d's engines as the xe driver lists them; their number, 0 if it will not say */
+static int xe_query_engines(const struct gpu_device *d, struct gpu_xe_engine *out, int max)
 {
 	struct xe_device_query q = { .query = XE_QUERY_ENGINES };
-	char path[64];
+	uint32_t size;
 	void *buf;
 	int f, n = 0;
 
-	snprintf(path, sizeof(path), "/dev/dri/%s", card);
-	f = open(path, O_RDONLY | O_CLOEXEC);
+	f = open_node(d);
 	if (f < 0)
 		return 0;
 	if (ioctl(f, XE_IOCTL_DEVICE_QUERY, &q) || !q.size || !(buf = calloc(1, q.size))) {
 		close(f);
 		return 0;
 	}
+	size = q.size;	/* the reply is parsed within what was allocated */
 	q.data = (uintptr_t)buf;
-	if (!ioctl(f, XE_IOCTL_DEVICE_QUERY, &q))
-		n = gpu_xe__engines(buf, q.size, out, max);
+	if (!ioctl(f, XE_IOCTL_DEVICE_QUERY, &q) && q.size == size)
+		n = gpu_xe__engines(buf, size, out, max);
 	free(buf);
 	close(f);
 	return n > 0 ? n : 0;
@@ -288,7 +316,7 @@ static int load_xe(struct gpu_device *d, const struct hwt_pmu *pmu, bool open_pm
 		else if (!strcmp(ev, "engine-total-ticks"))
 			total = value;
 	}
-	n = active && total && open_pmu ? xe_query_engines(d->card, xe, 64) : 0;
+	n = active && total && open_pmu ? xe_query_engines(d, xe, 64) : 0;
 	d->engines = calloc(n ? n : 1, sizeof(*d->engines));
 	if (!d->engines)
 		return -1;
@@ -490,8 +518,10 @@ static void read_hwmon(struct gpu_device *d, uint64_t now)
  * xe: the group's total and active ticks; the share of the interval the
  * engine was busy, added to @e's busy ns as i915 counts them
  */
-void gpu_xe__sample(struct gpu_engine *e, const uint64_t v[3], uint64_t wall)
+void gpu_xe__sample(struct gpu_engine *e, const uint64_t v[3], uint64_t now)
 {
+	uint64_t wall = e->has_prev && now > e->t_read ? now - e->t_read : 0;
+
 	if (v[0] != 2)
 		return;
 	if (e->has_prev && v[1] > e->ticks[0] && v[2] >= e->ticks[1]) {
@@ -504,18 +534,19 @@ void gpu_xe__sample(struct gpu_engine *e, const uint64_t v[3], uint64_t wall)
 	}
 	e->ticks[0] = v[1];
 	e->ticks[1] = v[2];
+	e->t_read = now;
 	e->has_prev = true;
 }
 
-static void read_xe_engine(struct gpu_engine *e, uint64_t wall)
+static void read_xe_engine(struct gpu_engine *e, uint64_t now)
 {
 	uint64_t v[3];	/* PERF_FORMAT_GROUP: nr, then the leader's and the member's */
 
 	if (read(e->fd, v, sizeof(v)) == sizeof(v))
-		gpu_xe__sample(e, v, wall);
+		gpu_xe__sample(e, v, now);
 }
 
-/* busy ns over the monotonic interval since the last sample */
+/* busy ns over the monotonic interval since each engine's last read that worked */
 static void read_engines(struct gpu_device *d, uint64_t now)
 {
 	for (int i = 0; i < d->nengines; i++) {
@@ -524,16 +555,17 @@ static void read_engines(struct gpu_device *d, uint64_t now)
 
 		e->busy_pct = NAN;
 		if (e->fd2 >= 0) {
-			read_xe_engine(e, now > d->t_last ? now - d->t_last : 0);
+			read_xe_engine(e, now);
 			continue;
 		}
 		if (e->fd < 0 || read(e->fd, &v, sizeof(v)) != sizeof(v))
 			continue;
 		e->prev = e->cur;
 		e->cur = v;
-		if (e->has_prev && now > d->t_last)
+		if (e->has_prev && now > e->t_read)
 			e->busy_pct = (e->cur >= e->prev ? e->cur - e->prev : 0) * 100.0 /
-				      (double)(now - d->t_last);
+				      (double)(now - e->t_read);
+		e->t_read = now;
 		e->has_prev = true;
 	}
 }

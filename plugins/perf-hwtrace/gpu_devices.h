@@ -27,6 +27,7 @@ struct gpu_engine {
 	int fd2;		/* xe: active ticks, in @fd's group; -1 for i915 */
 	uint64_t prev, cur;	/* busy ns (xe: the busy share times the interval, summed) */
 	uint64_t ticks[2];	/* xe: total and active ticks at the last read */
+	uint64_t t_read;	/* monotonic ns of the last read that worked */
 	bool has_prev;
 	double busy_pct;	/* over the last interval, NAN until two samples */
 };
@@ -50,10 +51,11 @@ void gpu_xe__engine_name(const struct gpu_xe_engine *e, bool other_gt, char *buf
 
 /*
  * gpu_xe__sample - one read of @e's group (@v: nr, total ticks, active
- * ticks) @wall ns after the last: busy_pct is active over total ticks since
- * then, and cur (busy ns) grows by that share of @wall.
+ * ticks) at monotonic time @now: busy_pct is active over total ticks since
+ * the last read that worked, and cur (busy ns) grows by that share of the
+ * time since then (a read that failed in between leaves both spans whole).
  */
-void gpu_xe__sample(struct gpu_engine *e, const uint64_t v[3], uint64_t wall);
+void gpu_xe__sample(struct gpu_engine *e, const uint64_t v[3], uint64_t now);
 
 /* The PMU terms of event @value ("event=0x02") for engine @e */
 void gpu_xe__terms(const char *value, const struct gpu_xe_engine *e, char *buf, size_t size);

@@ -98,26 +98,32 @@ static void test_sample(void)
 	uint64_t v[3] = { 2, 1000, 100 };
 
 	e.busy_pct = NAN;
-	gpu_xe__sample(&e, v, 0);			/* the first read: no interval */
+	gpu_xe__sample(&e, v, 5000000000);		/* the first read: no interval */
 	CHECK(!e.has_prev || isnan(e.busy_pct));
 	CHECK_EQ(e.cur, 0);
 	v[1] = 3000, v[2] = 600;			/* 500 of 2000 ticks: 25 % */
-	gpu_xe__sample(&e, v, 1000000000);
+	gpu_xe__sample(&e, v, 6000000000);		/* a second later */
 	CHECK(e.busy_pct == 25.0);
 	CHECK_EQ(e.cur, 250000000);			/* a quarter of the second, in ns */
 	v[1] = 3000, v[2] = 700;			/* no total ticks: nothing to share */
 	e.busy_pct = NAN;
-	gpu_xe__sample(&e, v, 1000000000);
+	gpu_xe__sample(&e, v, 7000000000);
 	CHECK(isnan(e.busy_pct));
 	CHECK_EQ(e.cur, 250000000);
 	v[1] = 4000, v[2] = 2000;			/* more active than total: 100 % */
-	gpu_xe__sample(&e, v, 10);
+	gpu_xe__sample(&e, v, 7000000010);
 	CHECK(e.busy_pct == 100.0);
 	CHECK_EQ(e.cur, 250000010);
+	/* a read that failed at 8 s: the next one's share spans 7..9 s */
+	v[1] = 8000, v[2] = 3000;			/* 1000 of 4000 ticks: 25 % */
+	gpu_xe__sample(&e, v, 9000000010);
+	CHECK(e.busy_pct == 25.0);
+	CHECK_EQ(e.cur, 250000010 + 500000000);		/* a quarter of two seconds */
 	v[0] = 1;					/* not the two events of the group */
 	v[1] = 9000;
-	gpu_xe__sample(&e, v, 10);
-	CHECK_EQ(e.ticks[0], 4000);
+	gpu_xe__sample(&e, v, 9000000020);
+	CHECK_EQ(e.ticks[0], 8000);
+	CHECK_EQ(e.t_read, 9000000010);
 }
 
 int main(void)
