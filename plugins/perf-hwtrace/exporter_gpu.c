@@ -29,7 +29,7 @@ static const struct {
 	[GV_ENERGY] = { "hwtrace_gpu_energy_joules_total", "counter",
 			"GPU energy from hwmon energy1_input." },
 	[GV_TEMP] = { "hwtrace_gpu_temperature_celsius", "gauge",
-		      "GPU temperature from hwmon temp1_input." },
+		      "GPU temperature from hwmon (its lowest tempN_input)." },
 	[GV_VRAM_TOTAL] = { "hwtrace_gpu_vram_total_bytes", "gauge",
 			    "VRAM size from sysfs." },
 	[GV_VRAM_USED] = { "hwtrace_gpu_vram_used_bytes", "gauge",
@@ -108,7 +108,8 @@ void exporter_gpu__render(struct membuf *b, const struct gpu_devices *g)
 			number(b, v);
 		}
 	}
-	/* engine busy: i915's PMU counts busy ns per engine, xe's ticks (gpu_devices.c) */
+	/* engine busy: i915's PMU counts busy ns per engine; xe's ticks give a share of the
+	 * time, summed as ns (gpu_xe__sample()) */
 	any = false;
 	for (int i = 0; i < g->n; i++) {
 		const struct gpu_device *d = &g->dev[i];

@@ -349,7 +349,7 @@ void exporter_http__stop(struct exporter_http *h)
 int exporter_http__parse_addr(const char *text, struct sockaddr_storage *ss, socklen_t *len,
 			      char *err, size_t errlen)
 {
-	const char *colon = strrchr(text, ':');
+	const char *colon = strrchr(text, ':'), *rb = strrchr(text, ']');
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
 				  .ai_flags = AI_NUMERICSERV | AI_PASSIVE }, *res = NULL;
 	char host[256];
@@ -359,7 +359,7 @@ int exporter_http__parse_addr(const char *text, struct sockaddr_storage *ss, soc
 	int r;
 
 	/* in "[::1]" the last colon is the address's: no port */
-	if (!colon || (text[0] == '[' && colon < strrchr(text, ']'))) {
+	if (!colon || (text[0] == '[' && rb && colon < rb)) {
 		snprintf(err, errlen, "'%s': not HOST:PORT (an IPv6 address: [ADDR]:PORT)", text);
 		return -1;
 	}

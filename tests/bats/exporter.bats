@@ -421,18 +421,28 @@ syscalls() {
 @test "exporter: usage errors exit 2 before listening" {
 	local port
 	port=$(free_port)
-	for args in "" "--listen 127.0.0.1" "--listen 127.0.0.1:99999" "--listen 127.0.0.1:x" \
-		    "--listen ::1:$port" "--listen [::1]" "--listen no.such.host.invalid:$port" \
-		    "--listen 127.0.0.1:$port -e no_such_pmu/foo/" \
-		    "--listen 127.0.0.1:$port -e software/config=0,period=1000/" \
-		    "--listen 127.0.0.1:$port -e cpu-clock -e software/cpu-clock/" \
-		    "--listen 127.0.0.1:$port --rescan -1" "--listen 127.0.0.1:$port extra"; do
+	# ARGS|what the message must say
+	while IFS='|' read -r args want; do
 		run timeout 10 "$HWTRACE" exporter $args
 		echo "$args: $status $output"
 		[ "$status" -eq 2 ]
-		[[ $output == *"perf hwtrace exporter: "* ]]
+		[[ $output == "perf hwtrace exporter: "*"$want"* ]]
 		[[ $output != *serving* ]]
-	done
+	done <<EOF
+|--listen ADDR:PORT is required
+--listen 127.0.0.1|'127.0.0.1': not HOST:PORT
+--listen 127.0.0.1:99999|bad port '99999' (0 to 65535)
+--listen 127.0.0.1:x|bad port 'x'
+--listen ::1:$port|an IPv6 address goes in brackets: [::1]:PORT
+--listen [::1]|'[::1]': not HOST:PORT
+--listen [::1:$port|'[::1:$port': an IPv6 address goes in brackets
+--listen no.such.host.invalid:$port|'no.such.host.invalid':
+--listen 127.0.0.1:$port -e no_such_pmu/foo/|unknown PMU 'no_such_pmu'
+--listen 127.0.0.1:$port -e software/config=0,period=1000/|the exporter only counts
+--listen 127.0.0.1:$port -e cpu-clock -e software/cpu-clock/|the same series as -e cpu-clock (pmu="software", event="cpu-clock")
+--listen 127.0.0.1:$port --rescan -1|bad interval '-1'
+--listen 127.0.0.1:$port extra|unexpected argument 'extra'
+EOF
 	# a port in use is not a usage error: it says so and exits 1
 	python3 -c 'import socket, time
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
