@@ -240,6 +240,11 @@ lint:
 	@if grep -nE '\b(printf|fprintf|puts|fputs|perror)[[:space:]]*\(' $(LIB_SRC); then \
 		echo "lint: decoders/ must not print (design.rst section 1)"; exit 1; fi
 	@echo "lint: decoders/ print nothing"
+	@# bats runs a test under set -e, which ignores a command negated with '!'
+	@if grep -nE '^[[:space:]]*! ' tests/bats/*.bats | grep -v '|| false$$'; then \
+		echo "lint: a '! cmd' line in a bats test fails nothing: end it with '|| false'"; \
+		exit 1; fi
+	@echo "lint: every negated check in tests/bats can fail"
 
 CHECKPATCH := build-checkpatch/scripts/checkpatch.pl
 KERNEL_SRC := $(sort $(shell find kernel -name '*.[ch]' ! -name '*.mod.c' 2>/dev/null))
