@@ -347,16 +347,20 @@ PY
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"i915_oa_context"* ]]
 	[[ "$output" == *"0x20"* ]]
-	# the stream names its metric set as AUXTRACE_INFO does: synth's default uuid
+	# the stream names its metric set as AUXTRACE_INFO does: TGL RenderBasic's
+	# uuid, as libi915_perf lists it
 	uuid=$(python3 "$BATS_TEST_DIRNAME/../fixtures/igt_metric_sets.py" 0x9a49 |
 		awk '$1 == "RenderBasic" { print $2 }')
+	[ "$uuid" = 0fc397c0-4833-492c-9ccd-4929d574d5b8 ]
 	run "$HWTRACE" synth --type i915-oa --seed 3 --size 64K --uuid "$uuid" -o "$T/u.data"
+	[ "$status" -eq 0 ]
 	run "$HWTRACE" report -i "$T/u.data"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"i915_oa_stream:"*" 19200000 $uuid "* ]]
 	# none named: --metrics says so, and how to name one
 	"$HWTRACE" synth --type i915-oa --seed 3 --size 64K --devid 0x9a49 -o "$T/n.data"
 	run "$HWTRACE" report --metrics -i "$T/n.data"
+	[ "$status" -eq 0 ]
 	[[ "$output" == *"PERF_RECORD_AUXTRACE_INFO: no metrics: the input names no metric set; --metric-set NAME"* ]]
 	run "$HWTRACE" report -D -i "$T/oa.data"
 	[ "$status" -eq 0 ]
