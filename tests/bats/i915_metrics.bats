@@ -403,7 +403,8 @@ PY
 	# expected, from the file's bytes alone: each PERF_RECORD_AUX's time is
 	# that of its drain's last report, earlier reports step back by their GPU
 	# timestamp difference at the timestamp frequency, never below the last
-	"$HWTRACE" synth --type i915-oa --seed 5 --size 128K --ts-freq 12000000 -o "$T/oa.data"
+	"$HWTRACE" synth --type i915-oa --seed 5 --size 128K --ts-freq 12000000 \
+		--manifest "$T/man.txt" -o "$T/oa.data"
 	"$HWTRACE" inject -i "$T/oa.data" -o "$T/oa.inj" 2> /dev/null
 	"$HWTRACE" script --json -i "$T/oa.data" > "$T/ours.json" 2> /dev/null
 	perf script -i "$T/oa.inj" -F time,event 2> /dev/null > "$T/perf.txt"
@@ -438,8 +439,11 @@ perf = [l.split()[0].rstrip(':') for l in open(d + '/perf.txt') if 'i915_oa_repo
 assert perf == ['%d.%06d' % (w // 10**9, w % 10**9 // 1000) for w in want], perf[:3]
 assert all(float(t) > 0 for t in perf) and perf == sorted(perf, key=float)
 print(len(perf), 'reports,', perf[0], '..', perf[-1])
-# each context's first and last report's time (its context as script decodes it)
-ctxs = [json.loads(l)['ctx'] for l in open(d + '/ours.json') if '"i915_oa_report"' in l]
+# each context's first and last report's time (its context as synth wrote it)
+man = [dict(x.split('=') for x in l.split()[2:]) for l in open(d + '/man.txt')
+       if l.startswith('report ')]
+ctxs = [hex(int(m['ctx'])) for m in man]
+assert len(ctxs) == len(want), (len(ctxs), len(want))
 rng = {}
 for c, t in zip(ctxs, want):
     rng[c] = (rng.get(c, (t,))[0], t)
