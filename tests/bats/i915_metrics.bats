@@ -479,10 +479,27 @@ for p, j in zip(py, js):
 print(len(py), 'records')
 PY
 	done
-	# and against the peer: every value i915-perf-reader -r prints, to its digits
+	# and against the peer: every value i915-perf-reader -r prints, to its
+	# digits, for an IGT file and for a perf.data (its AUX payload wrapped as
+	# an IGT file of the same device and set for the reader)
 	$GEN --reports 200 --no-lost --one-timeline -o "$T/o.igt" > /dev/null
 	"$READER" -r -c all "$T/o.igt" > "$T/o.txt"
-	PYTHONPATH="$BUILD/python" python3 - "$T/o.igt" "$T/o.txt" "$FIX" <<'PY'
+	local devid freq uuid
+	read -r devid freq uuid < <(python3 - "$FIX" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from gen_igt import PLATFORMS
+p = PLATFORMS['A32u40_A4u32_B8_C8']
+print(p[2], p[4], p[6])
+PY
+)
+	"$HWTRACE" synth --type i915-oa --devid "$devid" --ts-freq "$freq" --uuid "$uuid" \
+		--lost 0 --switch-back 0 --size 64K -o "$T/p.data" > /dev/null
+	python3 "$BATS_TEST_DIRNAME/lib/perfdata.py" payloads "$T/p.data" "$T/p.raw"
+	$GEN --format A32u40_A4u32_B8_C8 --body "$T/p.raw" -o "$T/p.igt" > /dev/null
+	"$READER" -r -c all "$T/p.igt" > "$T/p.txt"
+	for f in o.igt:o.txt p.data:p.txt; do
+		PYTHONPATH="$BUILD/python" python3 - "$T/${f%%:*}" "$T/${f##*:}" "$FIX" <<'PY'
 import hwtrace, sys
 sys.path.insert(0, sys.argv[3])
 from cmp_igt_metrics import parse_reader, same
@@ -494,8 +511,9 @@ for w, m in zip(want, py):
     for k, v in w.items():
         assert k in m and same(v, m[k]), (k, v, m.get(k))
         n += 1
-print(n, 'values equal the reader')
+print(sys.argv[1], n, 'values equal the reader')
 PY
+	done
 }
 
 @test "-F with a metric name: without --metrics, in CSV or in decode, a usage error before input" {
