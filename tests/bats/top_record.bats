@@ -241,5 +241,7 @@ assert t["noid fd5 memory resident memory"]["points"] == [[1000000000, 8192], [2
 	"$HWTRACE" inject -i "$T/n.data" -o "$T/n.inj"
 	run perf script -i "$T/n.inj"
 	[ "$status" -eq 0 ]
-	grep -q 'hwtrace:drm_usage_engine: .*fd=5 .*engine=gp' <<<"$output"
+	# at 2 s each fd's own busy ns and share of the replayed second, once each
+	[ "$(grep -c ' 2.000000: *hwtrace:drm_usage_engine: .* fd=4 pid=11 comm=noid engine=gp busy_ns=100000000 .* util_ppm=100000$' <<<"$output")" -eq 1 ]
+	[ "$(grep -c ' 2.000000: *hwtrace:drm_usage_engine: .* fd=5 pid=11 comm=noid engine=gp busy_ns=300000000 .* util_ppm=300000$' <<<"$output")" -eq 1 ]
 }
