@@ -188,12 +188,21 @@ jrun() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"no clock cycles in the headers"* ]]
 	# and the metrics that divide by them are null, not 0 Hz or 0 %
+	# the run's interval: from the first sample's end to the last's, as the
+	# sample headers' timestamp_end_ns say
+	"$HWTRACE" script --json -i "$T/p.data" > "$T/p.json"
 	run "$HWTRACE" report --metrics --json -i "$T/p.data"
 	[ "$status" -eq 0 ]
 	python3 -c 'import json, sys
 m = [json.loads(l) for l in sys.stdin if l.startswith("{")][0]["metrics"]
+ends = {}
+for r in map(json.loads, filter(lambda l: l.startswith("{"), open(sys.argv[1]))):
+    if r["type"] == "panthor_block":
+        ends.setdefault(r["sample"], r["timestamp_end_ns"])
+e = [ends[k] for k in sorted(ends)]
 assert m["MaliGPUClock"] is None and m["MaliGPUActivePct"] is None, m
-assert m["IntervalNs"] > 0, m' <<< "$output"
+assert len(e) > 2 and m["IntervalNs"] == e[-1] - e[0], (m["IntervalNs"], e[:3])' \
+		"$T/p.json" <<< "$output"
 	"$HWTRACE" synth --type panthor --size 1 -o "$T/one.data"
 	run "$HWTRACE" report -i "$T/one.data"
 	[ "$status" -eq 0 ]
