@@ -253,15 +253,19 @@ def data_i915(check, hwt, path, seed, exp, fmt):
     # cover, from the model's timestamps (19.2 MHz, none across a loss)
     rc, out, err = tool([hwt, "report", "--metrics", "--json", "-i", path])
     groups = [json.loads(ln) for ln in out.splitlines() if ln.startswith("{")]
+    # the model's reports, in the order and with the losses check_stream()
+    # accepted above: each delta's ticks go to the context of its first report
     ticks, prev = {}, None
-    for r in recs:
-        if r.get("type") == "i915_oa_lost":
+    for it in items:
+        if it[0] != "sample":
             prev = None
-        elif r.get("type") == "i915_oa_report":
-            if prev is not None:
-                ticks[prev["ctx"]] = ticks.get(prev["ctx"], 0) + ((r["ts"] - prev["ts"]) & 0xffffffff)
-            prev = r
-    want = {c: t * 10**9 // 19200000 for c, t in ticks.items()}
+            continue
+        v = sim_i915.values(seed, exp, fmt, it[1])
+        if prev is not None:
+            c = hex(prev["ctx"])
+            ticks[c] = ticks.get(c, 0) + ((v["ts"] - prev["ts"]) & 0xffffffff)
+        prev = v
+    want = {c: t * 10**9 // sim_i915.TS_FREQ for c, t in ticks.items()}
     got = {g["ctx"]: g["metrics"].get("GpuTime") for g in groups}
     check(rc == 0 and groups and all(g["metric_set"] == "RenderBasic" for g in groups) and
           got == want,
@@ -272,8 +276,9 @@ def data_i915(check, hwt, path, seed, exp, fmt):
 def oa_among_cpu(check, hwt, path, outdir):
     """Issue 11: OA reports carry CPU time; after inject, stock perf script
     shows them among the CPU's samples, in time order.  perf may print a CPU
-    sample that reached its ring late out of order (its rounds); no OA
-    report may be either side of such a step."""
+    sample that reached its ring late (after its round was flushed): such a
+    sample is earlier than one printed before it.  No OA report may be late,
+    and once the late CPU samples are set aside the rest is in order."""
     inj = os.path.join(outdir, "rec_i915_cpu.inj")
     rc, out, err = tool([hwt, "inject", "-i", path, "-o", inj])
     rc2, out2, err2 = tool(["perf", "script", "-i", inj, "-F", "time,event"])
@@ -285,13 +290,17 @@ def oa_among_cpu(check, hwt, path, outdir):
                         "cpu-clock" in m.group(2)))
     oa = [t for t, is_oa, _ in seq if is_oa]
     cpu = [t for t, _, is_cpu in seq if is_cpu]
-    steps = [i for i in range(len(seq) - 1) if seq[i][0] > seq[i + 1][0]]
+    late, late_oa, top = 0, 0, 0.0
+    for t, is_oa, _ in seq:
+        if t < top:
+            late_oa += is_oa
+            late += not is_oa
+        top = max(top, t)
     inside = [t for t in cpu if oa and oa[0] < t < oa[-1]]
     check(rc == 0 and rc2 == 0 and len(oa) > 10 and len(cpu) > 10 and min(oa) > 0 and
           oa == sorted(oa) and inside and cpu[0] - 1 < oa[0] and oa[-1] < cpu[-1] + 1 and
-          len(steps) <= len(seq) // 100 and
-          not any(seq[i][1] or seq[i + 1][1] for i in steps),
+          not late_oa and late <= len(seq) // 100,
           "rec_i915_cpu: after inject, stock perf script shows %d OA reports among %d CPU "
           "samples in time order (%d CPU samples between the first and last report; %d "
-          "late CPU samples out of order, none next to a report)%s"
-          % (len(oa), len(cpu), len(inside), len(steps), (err + err2).strip()[:300]))
+          "late CPU samples, %d late OA reports)%s"
+          % (len(oa), len(cpu), len(inside), late, late_oa, (err + err2).strip()[:300]))
