@@ -90,6 +90,15 @@ static inline void check_put_file(const char *dir, const char *name, const char 
 	}
 }
 
+/* A fixture tree below @dir: check_put_file() of each { name, text } of @files (@n) */
+static inline void check_put_files(const char *dir, const char *const (*files)[2], size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		check_put_file(dir, files[i][0], files[i][1]);
+}
+
+#define CHECK_NFILES(files) (sizeof(files) / sizeof((files)[0]))
+
 static inline int check_done(const char *suite)
 {
 	printf("%s: %d passed, %d failed\n", suite, check_passed, check_failed);

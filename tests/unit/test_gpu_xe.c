@@ -62,6 +62,15 @@ static void test_query(void)
 
 static void test_terms(void)
 {
+	/* the xe PMU as xe_pmu.c lays it out (6.15) */
+	static const char *const xe_pmu[][2] = {
+		{ "type", "42\n" }, { "cpumask", "0\n" },
+		{ "format/event", "config:0-11\n" }, { "format/engine_instance", "config:12-19\n" },
+		{ "format/engine_class", "config:20-27\n" }, { "format/function", "config:44-59\n" },
+		{ "format/gt", "config:60-63\n" },
+		{ "events/engine-active-ticks", "event=0x02\n" },
+		{ "events/engine-total-ticks", "event=0x03\n" },
+	};
 	char root[] = "/tmp/hwt-xe-XXXXXX", dir[300], cmd[700], terms[256], err[256];
 	struct gpu_xe_engine vcs1 = { .engine_class = 2, .engine_instance = 1, .gt_id = 1 };
 	struct perf_event_attr a;
@@ -69,15 +78,7 @@ static void test_terms(void)
 
 	CHECK(mkdtemp(root) != NULL);
 	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/xe_0000_03_00.0", root);
-	check_put_file(dir, "type", "42\n");
-	check_put_file(dir, "cpumask", "0\n");
-	check_put_file(dir, "format/event", "config:0-11\n");
-	check_put_file(dir, "format/engine_instance", "config:12-19\n");
-	check_put_file(dir, "format/engine_class", "config:20-27\n");
-	check_put_file(dir, "format/function", "config:44-59\n");
-	check_put_file(dir, "format/gt", "config:60-63\n");
-	check_put_file(dir, "events/engine-active-ticks", "event=0x02\n");
-	check_put_file(dir, "events/engine-total-ticks", "event=0x03\n");
+	check_put_files(dir, xe_pmu, CHECK_NFILES(xe_pmu));
 	p = hwt_pmu__new_sysfs_err(root, "xe_0000_03_00.0", err, sizeof(err));
 	CHECK(p != NULL);
 	if (p) {

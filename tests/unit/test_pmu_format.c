@@ -200,6 +200,13 @@ static void test_online(void)
  */
 static void test_config3_and_bad_format(void)
 {
+	/* arm_spe's formats, with a config3 and two it cannot take */
+	static const char *const spe[][2] = {
+		{ "type", "8\n" }, { "format/ts_enable", "config:0\n" },
+		{ "format/min_latency", "config2:0-11\n" },
+		{ "format/inv_event_filter", "config3:0-63\n" },
+		{ "format/future", "config9:0-3\n" }, { "format/wide", "config:60-70\n" },
+	};
 	char root[] = "/tmp/hwt-spe-XXXXXX", cmd[700], dir[600];
 	struct last_error le = { { 0 } };
 	struct hwt_diag d = { .report = keep_error, .ctx = &le };
@@ -211,12 +218,7 @@ static void test_config3_and_bad_format(void)
 
 	CHECK(mkdtemp(root) != NULL);
 	snprintf(dir, sizeof(dir), "%s/bus/event_source/devices/arm_spe_0", root);
-	check_put_file(dir, "type", "8\n");
-	check_put_file(dir, "format/ts_enable", "config:0\n");
-	check_put_file(dir, "format/min_latency", "config2:0-11\n");
-	check_put_file(dir, "format/inv_event_filter", "config3:0-63\n");
-	check_put_file(dir, "format/future", "config9:0-3\n");
-	check_put_file(dir, "format/wide", "config:60-70\n");
+	check_put_files(dir, spe, CHECK_NFILES(spe));
 	p = hwt_pmu__new_sysfs(root, "arm_spe_0", &d);
 	CHECK(p != NULL);
 	if (!p)
@@ -328,8 +330,7 @@ static void test_hmu_sysfs(void)
 	check_put_file(dir, "type", "42\n");
 	check_put_file(dir, "cpumask", "1\n");
 	snprintf(fmt, sizeof(fmt), "%s/format", dir);
-	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		check_put_file(fmt, t[i][0], t[i][1]);
+	check_put_files(fmt, t, CHECK_NFILES(t));
 
 	CHECK_EQ(hwt_pmu__parse_event_err(root, "cxl_hmu_mem0.0.0/epoch_type=1,access_type=6,"
 					  "epoch_scale=4,epoch_multiplier=3,randomized_downsampling,"
