@@ -157,6 +157,7 @@ struct oa_state {
 	struct hwt_i915_oa_plan plan;	/* the format's, for the sums and the fused decode */
 	struct hwt_i915_oa_sums sums_of;
 	struct hwt_i915_oa_delta d;
+	struct hwt_i915_oa_report rep;	/* the record sample() emits */
 	struct hwt_igt_correlation *corr;
 	uint32_t ncorr, corr_cap;
 	uint32_t corr_cur;		/* bracket of the last report's time */
@@ -588,7 +589,7 @@ static void zero_report(struct oa_state *s, uint64_t off)
 
 static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t off)
 {
-	struct hwt_i915_oa_report r;
+	struct hwt_i915_oa_report *r = &s->rep;
 	struct hwt_diag *diag = s->diag;
 	struct hwt_i915_oa_values *v;
 
@@ -646,26 +647,42 @@ static void sample(struct oa_state *s, const uint8_t *body, size_t n, uint64_t o
 	s->st.samples++;
 	if (v->zero_hdr)
 		zero_report(s, off);
-	r = (struct hwt_i915_oa_report){
-		.reason = v->reason, .ts = v->ts, .ctx = v->ctx,
-		.ctx_valid = v->ctx_valid, .ticks = v->ticks,
-		.a = v->a, .b = v->b, .c = v->c,
-		.na = v->na, .nb = v->nb, .nc = v->nc,
-		.has_delta = s->d.valid, .dts = s->d.dts, .dticks = s->d.dticks,
-		.da = s->d.da, .db = s->d.db, .dc = s->d.dc,
-	};
+	/*
+	 * Every field set, one by one: a compound literal cleared the whole
+	 * struct first (a rep stos, a tenth of a report's decode); the
+	 * padding stays as oa_new() cleared it
+	 */
+	r->reason = v->reason;
+	r->ts = v->ts;
+	r->ctx = v->ctx;
+	r->ctx_valid = v->ctx_valid;
+	r->ticks = v->ticks;
+	r->a = v->a;
+	r->b = v->b;
+	r->c = v->c;
+	r->na = v->na;
+	r->nb = v->nb;
+	r->nc = v->nc;
+	r->has_delta = s->d.valid;
+	r->dts = s->d.dts;
+	r->dticks = s->d.dticks;
+	r->da = s->d.da;
+	r->db = s->d.db;
+	r->dc = s->d.dc;
+	r->has_time = false;
+	r->time = 0;
 	if (!s->no_time) {
 		if (s->st.source == 1 && scan_wanted(s, v->ts))
 			scan_ahead(s, v->ts);
-		r.has_time = cpu_time(s, v->ts, &r.time) || aux_time(s, v->ts, &r.time);
+		r->has_time = cpu_time(s, v->ts, &r->time) || aux_time(s, v->ts, &r->time);
 	} else if (s->st.source == 2 && !s->no_summary) {
 		/* report alone: the time is for the context's CPU range below */
-		r.has_time = aux_time(s, v->ts, &r.time);
+		r->has_time = aux_time(s, v->ts, &r->time);
 	}
-	if (s->st.source == 2 && r.has_time && !v->zero_hdr && s->acc.cur >= 0 && !s->acc.no_ctxs)
-		ctx_cpu(&s->acc.ctxs[s->acc.cur], r.time);
-	s->last_report_time = r.has_time ? r.time : 0;
-	hwt_emit__record(s->emit, &hwt_rt_i915_oa_report, &r, off);
+	if (s->st.source == 2 && r->has_time && !v->zero_hdr && s->acc.cur >= 0 && !s->acc.no_ctxs)
+		ctx_cpu(&s->acc.ctxs[s->acc.cur], r->time);
+	s->last_report_time = r->has_time ? r->time : 0;
+	hwt_emit__record(s->emit, &hwt_rt_i915_oa_report, r, off);
 }
 
 static void device_info(struct oa_state *s, const uint8_t *body, size_t n, uint64_t off)
