@@ -70,6 +70,7 @@ static uint64_t now_ns(void)
 }
 
 /* libperf's own messages: its warnings and errors, under our name */
+__attribute__((format(printf, 2, 0)))
 static int libperf_print(enum libperf_print_level level, const char *fmt, va_list ap)
 {
 	if (level > LIBPERF_WARN)
