@@ -115,6 +115,8 @@ static struct stream_state *stream_new(struct session *ss, uint64_t offset)
 	st->s.ctx.summary_only = ss->o->summary_only;
 	st->s.ctx.metrics_groups_only = ss->o->metrics_groups_only;
 	st->s.ctx.metrics_no_groups = !ss->sink->metrics;
+	st->s.ctx.metrics_only = ss->o->metrics_only;
+	st->s.ctx.nmetrics_only = ss->o->nmetrics_only;
 	st->s.ctx.cpus = ss->o->cpus;
 	ss->streams[ss->nstreams++] = st;
 	return st;

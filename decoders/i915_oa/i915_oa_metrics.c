@@ -60,11 +60,14 @@ struct met {
 	bool groups_only;	/* report: no per-report values */
 	bool no_groups;		/* script: no per-context sums */
 	bool slots_apart;	/* the set's delta slots do not overlap: add_deltas() */
+	const char *const *only;	/* script -F: the only metrics shown, or NULL */
+	uint32_t nonly;
 	struct igt_perf *perf;
 	const struct igt_metric_set *set;
 	struct hwt_metric_def *defs;
 	struct equation *eqs;
 	uint32_t n_uint;	/* eqs[0, n_uint) are integers */
+	uint32_t n_eqs;		/* eqs[n_uint, n_eqs) the others */
 	double *vals;
 	uint64_t *uvals;
 	struct hwt_metrics m;
@@ -120,6 +123,11 @@ static void *met_new(const struct hwt_aux_ctx *ctx, struct hwt_diag *diag)
 	m->want = hwt_aux_ctx__opt(ctx, "metric-set");
 	m->groups_only = ctx->metrics_groups_only;
 	m->no_groups = ctx->metrics_no_groups;
+	/* the groups (report) are every metric's: a selection only without them */
+	if (m->no_groups) {
+		m->only = ctx->metrics_only;
+		m->nonly = ctx->nmetrics_only;
+	}
 	m->ctxs = (struct hwt_i915_oa_ctx_table){ .size = sizeof(struct ctx_sum), .last = -1 };
 	if (!ctx->raw && ctx->npriv > HWT_I915_OA_PRIV_TS_FREQ) {
 		m->dev.devid = (uint32_t)ctx->priv[HWT_I915_OA_PRIV_DEVID];
@@ -153,6 +161,17 @@ static bool slots_apart(const struct igt_metric_set *s)
 	return a >= 0 && a <= b && b + 8 <= c && c + 8 <= IGT_PERF_MAX_DELTAS &&
 	       t >= 0 && t < IGT_PERF_MAX_DELTAS && (t < a || t >= c + 8) &&
 	       k >= 0 && k < IGT_PERF_MAX_DELTAS && (k < a || k >= c + 8);
+}
+
+/* whether metric @name is computed: every one, unless script -F names some */
+static bool wanted(const struct met *m, const char *name)
+{
+	if (!m->only)
+		return true;
+	for (uint32_t i = 0; i < m->nonly; i++)
+		if (!strcmp(m->only[i], name))
+			return true;
+	return false;
 }
 
 /* at the first report: the device is known, find the metric set */
@@ -227,14 +246,16 @@ static bool start(struct met *m)
 		m->defs[i].desc = c->desc;
 		m->defs[i].integer = c->storage != IGT_STORAGE_DOUBLE &&
 				     c->storage != IGT_STORAGE_FLOAT;
-		if (m->defs[i].integer)
+		m->vals[i] = NAN;	/* stays so if not shown (wanted()) */
+		if (m->defs[i].integer && wanted(m, c->symbol_name))
 			m->eqs[m->n_uint++] = (struct equation){ .read_uint64 = c->read_uint64,
 								 .i = (uint32_t)i };
 	}
-	for (int i = 0, k = (int)m->n_uint; i < s->n_counters; i++)
-		if (!m->defs[i].integer)
-			m->eqs[k++] = (struct equation){ .read_float = s->counters[i].read_float,
-							 .i = (uint32_t)i };
+	m->n_eqs = m->n_uint;
+	for (int i = 0; i < s->n_counters; i++)
+		if (!m->defs[i].integer && wanted(m, s->counters[i].symbol_name))
+			m->eqs[m->n_eqs++] = (struct equation){
+				.read_float = s->counters[i].read_float, .i = (uint32_t)i };
 	m->set = s;
 	m->slots_apart = slots_apart(s);
 	m->m = (struct hwt_metrics){ .set = s->symbol_name, .defs = m->defs, .vals = m->vals,
@@ -243,8 +264,8 @@ static bool start(struct met *m)
 }
 
 /*
- * Every equation of the set on deltas @d: the integer ones, then the
- * others (each is a pure function of @d).  Most equations are a few
+ * Every equation of the set (those -F shows, if it names some) on deltas
+ * @d: the integer ones, then the others (each is a pure function of @d).  Most equations are a few
  * instructions, and this loop was most of a report's cost: no test of the
  * kind, no reload of @m's fields after each store.
  */
@@ -252,7 +273,7 @@ static void eval(struct met *m, uint64_t *d)
 {
 	const struct igt_perf *perf = m->perf;
 	const struct igt_metric_set *s = m->set;
-	const struct equation *e = m->eqs, *ints = e + m->n_uint, *end = e + s->n_counters;
+	const struct equation *e = m->eqs, *ints = e + m->n_uint, *end = e + m->n_eqs;
 	double *vals = m->vals;
 	uint64_t *uvals = m->uvals;
 

@@ -84,6 +84,18 @@ static void print_selected(struct out *o, const struct record_filter *f)
 			    (unsigned long long)f->counts[i].n);
 }
 
+/*
+ * script -F: the metrics it shows are the ones it names, all with "metrics";
+ * the computer need not compute the others (field_fmt.c shows the same)
+ */
+static bool fields_name_metrics(const struct run_args *a)
+{
+	for (unsigned i = 0; i < a->nfields; i++)
+		if (!strcmp(a->fields[i], "metrics"))
+			return false;
+	return a->mode == RUN_SCRIPT && a->nfields;
+}
+
 int run(struct cli *c, struct run_args *a)
 {
 	uint64_t counted = 0;
@@ -98,6 +110,8 @@ int run(struct cli *c, struct run_args *a)
 		.metrics = a->metrics,
 		.metrics_groups_only = a->mode == RUN_REPORT,
 		.cpus = cpu_budget__cpus,
+		.metrics_only = fields_name_metrics(a) ? a->fields : NULL,
+		.nmetrics_only = fields_name_metrics(a) ? a->nfields : 0,
 	};
 	struct script_sink ss;
 	struct dump_sink ds;

@@ -208,6 +208,45 @@ for w, l in zip(want, lines):
 PY
 }
 
+@test "-F metrics shows the whole set, -F +NAME the default fields and NAME alone" {
+	$GEN --reports 9 --no-lost -o "$T/f.igt" > /dev/null
+	"$READER" -r -c all "$T/f.igt" > "$T/igt.txt"
+	run "$HWTRACE" script --metrics --json -F time,metrics -i "$T/f.igt"
+	[ "$status" -eq 0 ]
+	echo "$output" > "$T/all.json"
+	run "$HWTRACE" script --metrics --json -F +GpuBusy -i "$T/f.igt"
+	[ "$status" -eq 0 ]
+	echo "$output" > "$T/plus.json"
+	python3 - "$T" <<'PY'
+import json, sys
+d = sys.argv[1]
+want, cur = [], None
+for l in open(d + '/igt.txt'):
+    if l.startswith('hw_id='):
+        cur = None      # the timeline's totals follow
+    elif l.startswith(' report'):
+        cur = {}
+        want.append(cur)
+    elif l.startswith('   ') and cur is not None:
+        k, v = l.strip().split(': ')
+        cur[k] = v
+assert len(want) == 8 and len(want[0]) > 10, want
+def reports(f):
+    recs = [json.loads(l) for l in open(d + f) if l.startswith('{')]
+    return [r for r in recs if r['type'] == 'i915_oa_report' and 'metrics' in r]
+alls, plus = reports('/all.json'), reports('/plus.json')
+assert len(alls) == len(plus) == 8
+for w, a, p in zip(want, alls, plus):
+    # every counter the reader prints, each GpuTime as its
+    assert sorted(a['metrics']) == sorted(w), (sorted(a['metrics']), sorted(w))
+    assert a['metrics']['GpuTime'] == int(w['GpuTime'])
+    assert '%f' % a['metrics']['GpuBusy'] == w['GpuBusy']
+    # the default fields, and one metric: the same value
+    assert {'ts', 'ctx', 'da'} <= set(p) and list(p['metrics']) == ['GpuBusy'], p
+    assert p['metrics']['GpuBusy'] == a['metrics']['GpuBusy']
+PY
+}
+
 @test "--metric-set: unknown name is a usage error (exit 2) before the input is read" {
 	run "$HWTRACE" report --metrics --metric-set NoSuchSet -i "$T/does-not-exist"
 	[ "$status" -eq 2 ]

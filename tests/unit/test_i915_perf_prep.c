@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "i915_perf_present.h"
 #include "i915_oa/i915_perf_lib.h"
 
 /* drm_i915_query_topology_info: 1 slice, 6 subslices of 16 EUs */
@@ -155,25 +156,9 @@ static void test_other_frequency(void) { IN_CHILD(case_other_frequency); }
 static void test_other_owner(void) { IN_CHILD(case_other_owner); }
 static void test_no_thread(void) { IN_CHILD(case_no_thread); }
 
-/* whether libi915_perf loads here (asked in a child: this process must not load it) */
-static bool library_present(void)
-{
-	pid_t pid;
-	int st;
-
-	fflush(NULL);
-	pid = fork();
-	if (!pid) {
-		char why[256];
-
-		exit(hwt_i915_perf__open(why, sizeof(why)) ? 0 : 1);
-	}
-	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) && !WEXITSTATUS(st);
-}
-
 int main(void)
 {
-	if (!library_present()) {
+	if (!i915_perf_present()) {
 		/* make deps installs it (intel-gpu-tools); without it there is nothing to prepare */
 		printf("i915_perf_prep: skipped, libi915_perf.so.1.5 not found\n");
 		return 0;

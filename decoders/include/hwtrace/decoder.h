@@ -58,6 +58,11 @@ struct hwt_device;
  * @metrics_no_groups: nobody asks the metrics computer for its groups (the
  *		sink has no metrics callback: script, Python): it may skip
  *		the sums behind them
+ * @metrics_only: hwt_session_opts.metrics_only: NULL, or the names of the
+ *		only metrics the sink shows (@nmetrics_only of them; names that
+ *		are no metric's are allowed).  A computer whose groups nobody
+ *		reads may leave every other metric of a record NaN.
+ * @nmetrics_only: number of @metrics_only
  * @cpus:	hwt_session_opts.cpus: asked by a decoder about to start
  *		threads of its own (CXL HMU's ranking); NULL: not known, the
  *		decoder starts them
@@ -80,6 +85,8 @@ struct hwt_aux_ctx {
 	bool metrics_no_groups;
 	unsigned int (*cpus)(void);
 	uint64_t info_offset;
+	const char *const *metrics_only;
+	uint32_t nmetrics_only;
 };
 
 /**
@@ -272,6 +279,10 @@ struct hwt_sink {
  *		(its affinity mask, a cgroup's CPU limit); a decoder that would
  *		run threads of its own asks first, and runs none for one CPU.
  *		NULL: decoders start their threads whatever the CPUs.
+ * @metrics_only: with @metrics: NULL (every metric), or the names of the only
+ *		metrics the sink shows of each record (script -F), valid until
+ *		the run returns: computers may compute no other (they are NaN)
+ * @nmetrics_only: number of @metrics_only (0 with a list: no metric)
  */
 struct hwt_session_opts {
 	const struct hwt_opt *opts;
@@ -284,6 +295,8 @@ struct hwt_session_opts {
 	bool metrics;
 	bool metrics_groups_only;
 	unsigned int (*cpus)(void);
+	const char *const *metrics_only;
+	uint32_t nmetrics_only;
 };
 
 /**
