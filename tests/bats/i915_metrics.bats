@@ -180,19 +180,12 @@ PY
 	run "$HWTRACE" script --metrics -F ctx,GpuBusy,GpuTime -i "$T/f.igt"
 	[ "$status" -eq 0 ]
 	echo "$output" > "$T/f.txt"
-	python3 - "$T" <<'PY'
+	python3 - "$T" "$FIX" <<'PY'
 import json, re, sys
+sys.path.insert(0, sys.argv[2])
+from cmp_igt_metrics import parse_reader
 d = sys.argv[1]
-want, cur = [], None
-for l in open(d + '/igt.txt'):
-    if l.startswith('hw_id='):
-        cur = None      # the timeline's totals follow
-    elif l.startswith(' report'):
-        cur = {}
-        want.append(cur)
-    elif l.startswith('   ') and cur is not None:
-        k, v = l.strip().split(': ')
-        cur[k] = v
+want = [r for _, _, rs in parse_reader(open(d + '/igt.txt').read()) for r in rs]
 recs = [json.loads(l) for l in open(d + '/all.json') if l.startswith('{')]
 reps = [r for r in recs if r['type'] == 'i915_oa_report']
 assert 'metrics' not in reps[0] and all('metrics' in r for r in reps[1:])
@@ -217,19 +210,12 @@ PY
 	run "$HWTRACE" script --metrics --json -F +GpuBusy -i "$T/f.igt"
 	[ "$status" -eq 0 ]
 	echo "$output" > "$T/plus.json"
-	python3 - "$T" <<'PY'
+	python3 - "$T" "$FIX" <<'PY'
 import json, sys
+sys.path.insert(0, sys.argv[2])
+from cmp_igt_metrics import parse_reader
 d = sys.argv[1]
-want, cur = [], None
-for l in open(d + '/igt.txt'):
-    if l.startswith('hw_id='):
-        cur = None      # the timeline's totals follow
-    elif l.startswith(' report'):
-        cur = {}
-        want.append(cur)
-    elif l.startswith('   ') and cur is not None:
-        k, v = l.strip().split(': ')
-        cur[k] = v
+want = [r for _, _, rs in parse_reader(open(d + '/igt.txt').read()) for r in rs]
 assert len(want) == 8 and len(want[0]) > 10, want
 def reports(f):
     recs = [json.loads(l) for l in open(d + f) if l.startswith('{')]
