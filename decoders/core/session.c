@@ -89,6 +89,8 @@ static struct hwt_emit stream_emit(struct session *ss, struct stream_state *st)
 		.diag = ss->diag,
 		.stream = st->s.idx,
 		.records = &st->s.records,
+		/* what session_emit() would do then, inline in the decoder */
+		.count_only = !st->met && !st->sink->record,
 	};
 }
 

@@ -15,6 +15,21 @@ static void count_record(void *ctx, const struct hwt_record *rec)
 	*n += rec->type->kind == HWT_RK_DATA;
 }
 
+/*
+ * script --null without filters: the streams' own counts of data records,
+ * which the session keeps as it passes them on (hwt_stream.records), are
+ * what count_record() would add up; a call per record less, on inputs of
+ * a hundred million small records
+ */
+static void count_end(void *ctx, const struct hwt_stream *const *streams, uint32_t n,
+		      const struct hwt_reader *r)
+{
+	uint64_t *counted = ctx;
+
+	for (uint32_t i = 0; i < n; i++)
+		*counted += streams[i]->records;
+}
+
 /* The input's first and last data record times, for percent --time ranges. */
 struct span {
 	struct hwt_where at;
@@ -147,7 +162,10 @@ int run(struct cli *c, struct run_args *a)
 		so.stop = &rs.stop;
 		break;
 	case RUN_COUNT:
-		sink = (struct hwt_sink){ .record = count_record, .ctx = &counted };
+		if (filtered)
+			sink = (struct hwt_sink){ .record = count_record, .ctx = &counted };
+		else
+			sink = (struct hwt_sink){ .end = count_end, .ctx = &counted };
 		break;
 	}
 	if (filtered) {

@@ -32,6 +32,18 @@ for r, w in zip(recs, want):
 EOF
 }
 
+@test "script --null counts every entry the generator wrote, and with --time those in range" {
+	want=$(grep -vc '^#' "$T/m.txt")
+	in_range=$(awk '!/^#/ && $2 >= 1020000000 && $2 <= 1040000000' "$T/m.txt" | wc -l)
+	[ "$in_range" -gt 0 ] && [ "$in_range" -lt "$want" ]
+	run "$HWTRACE" script --null -i "$T/hmu.data"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "records: $want" ]
+	run "$HWTRACE" script --null --time 1.02,1.04 -i "$T/hmu.data"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "records: $in_range" ]
+}
+
 @test "report counts the packets and units the generator wrote" {
 	read -r _ _ packets _ units _ < <(head -n1 "$T/m.txt")
 	run "$HWTRACE" report -i "$T/hmu.data"

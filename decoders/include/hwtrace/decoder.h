@@ -145,6 +145,9 @@ static inline void hwt_where__update(struct hwt_where *w, const struct hwt_chunk
  * @diag:	where the decoder reports problems and counts payload bytes
  * @stream:	stream index copied into each record
  * @records:	the stream's count of data records (struct hwt_stream.records)
+ * @count_only:	nothing reads the records (no sink callback, no metrics
+ *		computer: script --null): hwt_emit__record() only counts the
+ *		data records in *@records, without a call per record
  */
 struct hwt_emit {
 	void (*record)(void *ctx, const struct hwt_record *rec);
@@ -152,6 +155,7 @@ struct hwt_emit {
 	struct hwt_diag *diag;
 	uint32_t stream;
 	uint64_t *records;
+	bool count_only;
 };
 
 /* Emit one record of @type from @data decoded at @offset. */
@@ -160,6 +164,10 @@ static inline void hwt_emit__record(const struct hwt_emit *e, const struct hwt_r
 {
 	struct hwt_record rec = { .type = type, .data = data, .stream = e->stream, .offset = offset };
 
+	if (e->count_only) {
+		*e->records += type->kind == HWT_RK_DATA;
+		return;
+	}
 	e->record(e->ctx, &rec);
 }
 
