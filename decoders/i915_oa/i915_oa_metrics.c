@@ -265,9 +265,10 @@ static bool start(struct met *m)
 
 /*
  * Every equation of the set (those -F shows, if it names some) on deltas
- * @d: the integer ones, then the others (each is a pure function of @d).  Most equations are a few
- * instructions, and this loop was most of a report's cost: no test of the
- * kind, no reload of @m's fields after each store.
+ * @d: the integer ones, then the others (each is a pure function of @d).
+ * Most equations are a few instructions, and this loop was most of a
+ * report's cost: no test of the kind, no reload of @m's fields after each
+ * store.
  */
 static void eval(struct met *m, uint64_t *d)
 {
