@@ -774,6 +774,26 @@ void out__hex(struct out *o, uint64_t v, unsigned width)
 
 	if (n < width)
 		n = width < 16 ? width : 16;
+#if defined(__SSE2__)
+	if (n == 16) {
+		/*
+		 * All 16 digits at once (-D prints every entry so): each byte,
+		 * most significant first, split into its two nibbles, each
+		 * turned into '0'-'9' or 'a'-'f' with no branch
+		 */
+		__m128i b = _mm_cvtsi64_si128((long long)__builtin_bswap64(v));
+		__m128i lo = _mm_and_si128(b, _mm_set1_epi8(0x0f));
+		__m128i hi = _mm_and_si128(_mm_srli_epi16(b, 4), _mm_set1_epi8(0x0f));
+		__m128i nib = _mm_unpacklo_epi8(hi, lo);
+		__m128i af = _mm_and_si128(_mm_cmpgt_epi8(nib, _mm_set1_epi8(9)),
+					   _mm_set1_epi8('a' - '0' - 10));
+
+		_mm_storeu_si128((__m128i *)room(o, 16),
+				 _mm_add_epi8(nib, _mm_add_epi8(af, _mm_set1_epi8('0'))));
+		o->len += 16;
+		return;
+	}
+#endif
 	p = room(o, n) + n;
 	o->len += n;
 	/* two digits per step from the end; leading zeros fall out of v >> 8 */
