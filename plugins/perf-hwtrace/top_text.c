@@ -431,7 +431,10 @@ static void text_device(struct out *o, const struct gpu_device *d)
 		snprintf(b, sizeof(b), "-");
 	out__printf(o, "  vram %s/%s", a, b);
 	for (int i = 0; i < d->nengines; i++) {
-		out__printf(o, " %s:", d->engines[i].name);
+		/* an i915 engine is named by its PMU's sysfs event file */
+		out__putc(o, ' ');
+		put_text(o, d->engines[i].name);
+		out__putc(o, ':');
 		pct_or_dash(o, d->engines[i].busy_pct);
 	}
 }

@@ -372,6 +372,18 @@ print(eval(sys.argv[3]))' "$@"
 	[[ "${lines[4]}" == "PID "* ]]
 }
 
+@test "top -b --sys: an engine named by a sysfs file is shown escaped, as in JSON" {
+	snapshot "$T/a" 0
+	mksys "$T/sys"
+	echo 'config=0x20000' >"$T/sys/bus/event_source/devices/i915/events/vcs"$'\e'"0-busy"
+	run "$HWTRACE" top --proc "$T/a" --sys "$T/sys" -n 1 -b
+	[ "$status" -eq 0 ]
+	[[ "${lines[1]}" == '# gpu card0 i915 0000:00:02.0  freq 350/1300 MHz  power -  temp -  vram -/- bcs0:- rcs0:- vcs\x1b0:-' ]]
+	[[ "$output" != *$'\e'* ]]
+	"$HWTRACE" top --proc "$T/a" --sys "$T/sys" -n 1 --json >"$T/out.json"
+	[ "$(jdev "$T/out.json" 1 'sorted(g["card0"]["engines"])')" = "['bcs0', 'rcs0', 'vcs\x1b0']" ]
+}
+
 @test "top --sysfs is --sys, as list, record and stat name it (and --sy either)" {
 	snapshot "$T/a" 0
 	mksys "$T/sys"
