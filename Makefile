@@ -244,6 +244,10 @@ lint:
 	@if grep -nE '^[[:space:]]*! ' tests/bats/*.bats | grep -v '|| false$$'; then \
 		echo "lint: a '! cmd' line in a bats test fails nothing: end it with '|| false'"; \
 		exit 1; fi
+	@# and the same of a test before an &&: only the last of '[ a ] && [ b ]' counts
+	@if grep -nE '^[[:space:]]*\[\[? .*\]\]? && \[' tests/bats/*.bats | grep -v '||'; then \
+		echo "lint: '[ a ] && [ b ]' in a bats test checks only b: a line each"; \
+		exit 1; fi
 	@echo "lint: every negated check in tests/bats can fail"
 
 CHECKPATCH := build-checkpatch/scripts/checkpatch.pl

@@ -686,7 +686,8 @@ pane_fits() {
 		[ ${#line} -gt "$max" ] && max=${#line}
 	done <<<"$screen"
 	echo "lines $n widest $max" >&2
-	[ "$max" -le "$1" ] && [ "$n" -eq "$2" ]
+	[ "$max" -le "$1" ]
+	[ "$n" -eq "$2" ]
 }
 
 @test "top in tmux at 100x12 with 31 clients: fits, header stays, sorts, scrolls, follows SIGWINCH" {
