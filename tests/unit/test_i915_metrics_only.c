@@ -2,9 +2,10 @@
 /*
  * test_i915_metrics_only.c - the i915 metrics computer with a list of the
  * metrics shown (script -F, hwt_aux_ctx.metrics_only): those it computes,
- * to the bit as without the list; every other one is NaN; an empty list
- * computes none; and report's groups, which show every metric, ignore it.
- * The values themselves are i915_metrics.bats' (against i915-perf-reader).
+ * to the bit as without the list (GpuTime as the timestamps give it);
+ * every other one is NaN; an empty list computes none; and report's
+ * groups, which show every metric, ignore it.  The values themselves are
+ * i915_metrics.bats' (against i915-perf-reader).
  */
 #include <math.h>
 
@@ -130,6 +131,11 @@ static void test_only_the_named(void)
 		CHECK(same_bits(some.vals[i], all.vals[i]));
 		if (all.integer[i])
 			CHECK_EQ(some.uvals[i], all.uvals[i]);
+		/* IGT's GpuTime: the timestamp delta in ns, 19200 ticks at 19.2 MHz */
+		if (!strcmp(name, "GpuTime")) {
+			CHECK(all.integer[i]);
+			CHECK_EQ(some.uvals[i], 1000000);
+		}
 	}
 	CHECK_EQ(shown, 3);
 	/* the whole set was computed: most of its values are numbers */
