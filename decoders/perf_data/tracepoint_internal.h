@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "hwtrace/perf_data.h"
 #include "hwtrace/record.h"
@@ -75,5 +76,26 @@ static inline uint64_t hwt_tp_events__id(const struct hwt_tp_events *ev,
  */
 size_t hwt_tp__sample(const struct hwt_record *rec, uint64_t id, uint64_t time, uint32_t cpu,
 		      int32_t tid, uint8_t *buf, size_t size);
+
+/* where hwt_tp__sample() puts the time and the cpu: after header, id, pid/tid */
+#define HWT_TP_SAMPLE_TIME_OFF	24
+#define HWT_TP_SAMPLE_CPU_OFF	32
+
+/* the time and cpu of a sample hwt_tp__sample() built in @buf */
+static inline uint64_t hwt_tp__sample_time(const uint8_t *buf)
+{
+	uint64_t v;
+
+	memcpy(&v, buf + HWT_TP_SAMPLE_TIME_OFF, sizeof(v));
+	return v;
+}
+
+static inline uint32_t hwt_tp__sample_cpu(const uint8_t *buf)
+{
+	uint32_t v;
+
+	memcpy(&v, buf + HWT_TP_SAMPLE_CPU_OFF, sizeof(v));
+	return v;
+}
 
 #endif

@@ -99,8 +99,8 @@ size_t hwt_tp__sample(const struct hwt_record *rec, uint64_t id, uint64_t time, 
 	put64(p, id);
 	put32(p + 8, (uint32_t)tid);
 	put32(p + 12, (uint32_t)tid);
-	put64(p + 16, time);
-	put32(p + 24, cpu);
+	put64(buf + HWT_TP_SAMPLE_TIME_OFF, time);
+	put32(buf + HWT_TP_SAMPLE_CPU_OFF, cpu);
 	put32(p + 28, 0);
 	put64(p + 32, 1);		/* period */
 	put32(p + 40, (uint32_t)(total - SAMPLE_FIXED));

@@ -25,6 +25,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "inject_passthrough.h"
+#include "inject_rounds.h"
 #include "out.h"
 #include "output_file.h"
 
@@ -38,7 +39,10 @@ struct inject {
 	struct inject_pt pt;		/* the input's events and records */
 	struct hwt_tp_events events;	/* our tracepoint events and their sample ids */
 	struct hwt_where at;		/* of the AUXTRACE being decoded */
+	struct inject_rounds rounds;	/* FINISHED_ROUNDs passed through or held */
 	uint64_t samples, passed, dropped, too_big;
+	uint64_t late_offset;		/* the first late sample's record */
+	const char *late_type;
 	int werr;
 	uint8_t rec[65536];
 };
@@ -217,6 +221,8 @@ static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_eve
 		return;
 	if (dropped_type(type))
 		return;
+	if (type == HWT_REC_FINISHED_ROUND && !inject_rounds__round(&in->rounds))
+		return;		/* written at the end */
 	/* stock perf 6.1 stops at types it does not know (the reader warned) */
 	out = hwt_record__known(type) ? inject_pt__record(&in->pt, r, ev, &in->c.diag) : NULL;
 	if (in->pt.refused)
@@ -227,6 +233,16 @@ static void on_event(void *ctx, const struct hwt_reader *r, const struct hwt_eve
 		werror(in, "record");
 	else
 		in->passed++;
+	if (out && (ev->sid.valid & PERF_SAMPLE_TIME))
+		inject_rounds__event(&in->rounds, ev->sid.time);
+}
+
+static void on_stream(void *ctx, const struct hwt_stream *s)
+{
+	struct inject *in = ctx;
+
+	if (s->ops)
+		inject_rounds__stream(&in->rounds, s->idx);
 }
 
 static void on_chunk(void *ctx, const struct hwt_stream *s, const struct hwt_chunk *c,
@@ -258,10 +274,30 @@ static void on_record(void *ctx, const struct hwt_record *rec)
 				       "record does not fit a perf sample (64 KiB); not injected");
 		return;
 	}
-	if (hwt_writer__write(in->w, (const struct perf_event_header *)in->rec) < 0)
+	if (hwt_writer__write(in->w, (const struct perf_event_header *)in->rec) < 0) {
 		werror(in, "sample");
-	else
-		in->samples++;
+		return;
+	}
+	in->samples++;
+	if (inject_rounds__sample(&in->rounds, rec->stream, hwt_tp__sample_cpu(in->rec),
+				  hwt_tp__sample_time(in->rec)) && in->rounds.late == 1) {
+		in->late_offset = rec->offset;
+		in->late_type = rec->type->name;
+	}
+}
+
+/* The rounds held back, after everything: perf sorts what is left at the end anyway. */
+static void held_rounds(struct inject *in)
+{
+	static const struct perf_event_header round = {
+		.type = HWT_REC_FINISHED_ROUND, .size = sizeof(round),
+	};
+
+	for (uint64_t i = 0; i < in->rounds.held; i++)
+		if (hwt_writer__write(in->w, &round) < 0) {
+			werror(in, "record");
+			return;
+		}
 }
 
 /* ---- command ------------------------------------------------------------ */
@@ -276,7 +312,8 @@ int cmd_inject(int argc, char **argv)
 	static struct inject in;
 	struct hwt_session_opts so = { 0 };
 	struct hwt_sink sink = {
-		.event = on_event, .chunk = on_chunk, .record = on_record, .ctx = &in,
+		.event = on_event, .stream = on_stream, .chunk = on_chunk, .record = on_record,
+		.ctx = &in,
 	};
 	const char *out = NULL;
 	const struct parse_opt opts[] = {
@@ -332,6 +369,8 @@ int cmd_inject(int argc, char **argv)
 	in.r = NULL;		/* closed by now */
 	if (!in.started)
 		start(&in);
+	if (!in.pt.refused)
+		held_rounds(&in);
 	/*
 	 * An input that could not be read at all, or whose records could not
 	 * be passed through, leaves the old output as it was; one with errors
@@ -353,9 +392,21 @@ int cmd_inject(int argc, char **argv)
 		(unsigned long long)in.samples, (unsigned long long)in.passed);
 	if (in.dropped)
 		fprintf(stderr, ", %llu dropped", (unsigned long long)in.dropped);
+	if (in.rounds.held)
+		fprintf(stderr, ", %llu FINISHED_ROUND moved to the end",
+			(unsigned long long)in.rounds.held);
 	fputc('\n', stderr);
+	if (in.rounds.late)
+		hwt_diag__warn(&in.c.diag, in.late_offset, in.late_type,
+			       "%llu injected samples, from this one on, are dated before "
+			       "records of rounds already written (a round waits at most %llu s "
+			       "of input time for a decoder's samples): stock perf reports them "
+			       "as out of order events",
+			       (unsigned long long)in.rounds.late,
+			       INJECT_ROUNDS_WAIT_NS / 1000000000ull);
 	cli__print_totals(&in.c, stderr);
 	inject_pt__fini(&in.pt);
+	inject_rounds__fini(&in.rounds);
 	ret = cli__status(&in.c, ret);
 	cli__fini(&in.c);
 	return ret;

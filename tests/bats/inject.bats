@@ -422,3 +422,55 @@ EOF
 	[ "$(cat "$T/noid2.inj")" = old ]
 	[ -z "$(ls -A "$T" | grep '^\.noid2')" ]
 }
+
+# reports of one OA drain dated back over rounds the recorder finished
+# meanwhile (perfdata.py oa-rounds): perf's rounds would deliver CPU samples
+# after them first
+oa_rounds() {
+	"$HWTRACE" synth --type i915-oa --seed 5 --size 100K --pipe -o "$T/r.pipe" \
+		--manifest "$T/r.man"
+	python3 "$BATS_TEST_DIRNAME/lib/perfdata.py" oa-rounds "$T/r.pipe" "$T/$1.data" 4 "${2:-0}" \
+		>"$T/$1.gen"
+}
+
+@test "inject keeps OA reports dated rounds back in time order for stock perf" {
+	oa_rounds lag
+	run "$HWTRACE" inject -i "$T/lag.data" -o "$T/lag.inj"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"FINISHED_ROUND moved to the end"* ]]
+	[[ "$output" != *"out of order"* ]]
+	perf script -i "$T/lag.inj" -F time,event >"$T/lag.s" 2>"$T/lag.e"
+	# perf delivered every record in its turn: no warning, times in order
+	! grep -q 'out of order' "$T/lag.e" || false
+	python3 - "$T/lag.s" "$T/r.man" "$T/lag.gen" <<'EOF'
+import sys
+lines = [ln.split() for ln in open(sys.argv[1])]
+times = [float(ln[0].rstrip(":")) for ln in lines]
+assert times == sorted(times), "out of order"
+kinds = [ln[1].rstrip(":") for ln in lines]
+man = [ln.split()[0] for ln in open(sys.argv[2])]
+gen = open(sys.argv[3]).read().split()
+assert kinds.count("hwtrace:i915_oa_report") == man.count("report")
+assert kinds.count("hwtrace:i915_oa_lost") == man.count("lost")
+assert kinds.count("cpu-clock") == int(gen[1]) > 100, kinds.count("cpu-clock")
+# reports and CPU samples alternate many times: the test is about their order
+runs = sum(1 for a, b in zip(kinds, kinds[1:]) if (a == "cpu-clock") != (b == "cpu-clock"))
+assert runs > 20, runs
+EOF
+	# no round lost: the synth's and the generator's are all there
+	want=$(( $(python3 "$BATS_TEST_DIRNAME/lib/perfdata.py" records "$T/r.pipe" |
+		awk '$2 == 68' | wc -l) + $(awk '{ print $4 }' "$T/lag.gen") ))
+	perf report --stats -i "$T/lag.inj" | grep -Eq "FINISHED_ROUND events: +$want "
+}
+
+@test "inject counts the samples it cannot keep in order as perf does" {
+	# before the last drain the CPU's samples run 3 s past its reports,
+	# more than a round waits: those reports come late, and both say so
+	oa_rounds gap 3
+	run "$HWTRACE" inject -i "$T/gap.data" -o "$T/gap.inj"
+	[ "$status" -eq 0 ]
+	n=$(sed -n 's/.*: i915_oa_report: \([0-9]*\) injected samples, from this one on, are dated before records of rounds already written.*/\1/p' <<<"$output")
+	[ "${n:-0}" -gt 0 ]
+	perf script -i "$T/gap.inj" -F time,event >/dev/null 2>"$T/gap.e"
+	grep -q "^$n out of order events recorded" "$T/gap.e"
+}

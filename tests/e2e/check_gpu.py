@@ -277,8 +277,10 @@ def oa_among_cpu(check, hwt, path, outdir):
     """Issue 11: OA reports carry CPU time; after inject, stock perf script
     shows them among the CPU's samples, in time order.  perf may print a CPU
     sample that reached its ring late (after its round was flushed): such a
-    sample is earlier than one printed before it.  No OA report may be late,
-    and once the late CPU samples are set aside the rest is in order."""
+    sample is earlier than one printed before it.  No OA report may be late
+    (inject holds back the rounds that would make one late, and says when
+    it cannot), and once the late CPU samples are set aside the rest is in
+    order."""
     inj = os.path.join(outdir, "rec_i915_cpu.inj")
     rc, out, err = tool([hwt, "inject", "-i", path, "-o", inj])
     rc2, out2, err2 = tool(["perf", "script", "-i", inj, "-F", "time,event"])
@@ -299,7 +301,7 @@ def oa_among_cpu(check, hwt, path, outdir):
     inside = [t for t in cpu if oa and oa[0] < t < oa[-1]]
     check(rc == 0 and rc2 == 0 and len(oa) > 10 and len(cpu) > 10 and min(oa) > 0 and
           oa == sorted(oa) and inside and cpu[0] - 1 < oa[0] and oa[-1] < cpu[-1] + 1 and
-          not late_oa and late <= len(seq) // 100,
+          not late_oa and late <= len(seq) // 100 and "out of order" not in err,
           "rec_i915_cpu: after inject, stock perf script shows %d OA reports among %d CPU "
           "samples in time order (%d CPU samples between the first and last report; %d "
           "late CPU samples, %d late OA reports)%s"

@@ -7,6 +7,8 @@
   perfdata.py set-u16 FILE OFF VAL    overwrite a u16 at byte OFF
   perfdata.py hmu-packet OUT UNITS WIDTH ENTRY...   append one raw RFC packet to OUT
   perfdata.py branch-file OUT [hw-idx] [callstack]   a perf.data of branch stack samples
+  perfdata.py oa-rounds PIPE OUT ROUNDS [GAP_S]   PIPE (synth --pipe) plus cpu-clock samples
+                                      in ROUNDS rounds before each AUX drain (see oa_rounds)
 """
 import struct
 import sys
@@ -100,6 +102,53 @@ def branch_file(out, hw_idx, callstack):
         f.write(head + attr + struct.pack("<QQ", 0, 0) + data + index + desc)
 
 
+def oa_rounds(src, out, per_drain, gap_s):
+    """A recorder that finishes @per_drain rounds while the OA unit fills a
+    drain: before each PERF_RECORD_AUX (after the first), cpu-clock samples
+    spread over the time since the previous one, 5 a round, each round ended
+    by a FINISHED_ROUND.  The drain's reports are dated back over those
+    rounds.  @gap_s > 0: before the last drain the samples run on to its
+    time + @gap_s.  Prints the samples and rounds added."""
+    st = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_PERIOD | 1 << 16
+    attr = struct.pack("<IIQQQQQIIQQQQIiQIHHIIQ", 1, ATTR_SIZE, 0, 250000, st, 0, 1 << 18,
+                       0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    cpu_id = 4242
+    recs = list(walk(src))
+    data = recs[0][4]
+    if struct.unpack_from("<Q", data, 8)[0] != 16:
+        raise SystemExit("oa-rounds wants a pipe-mode file")
+    drains = [off for off, typ, _, _, _ in recs if typ == 11]
+    o = bytearray(data[:16])
+    nsamples = nrounds = 0
+    prev, added = None, False
+    for off, typ, size, extra, _ in recs:
+        if typ == 11:
+            t = struct.unpack_from("<Q", data, off + 40)[0]
+            end = t + int(gap_s * 1e9) if off == drains[-1] and gap_s > 0 else t
+            if prev is not None:
+                for k in range(per_drain * 5):
+                    ts = prev + (end - prev) * (k + 1) // (per_drain * 5 + 1)
+                    o += struct.pack("<IHH", 9, 1, 56)
+                    o += struct.pack("<QQIIQIIQ", cpu_id, 0xffffffff81000000, 0, 0, ts, 0, 0,
+                                     250000)
+                    nsamples += 1
+                    if k % 5 == 4:
+                        o += struct.pack("<IHH", 68, 0, 8)
+                        nrounds += 1
+            prev = end
+        o += data[off:off + size + extra]
+        if typ == 64 and not added:    # after the OA event's attr
+            o += struct.pack("<IHH", 64, 0, 8 + ATTR_SIZE + 8) + attr
+            o += struct.pack("<Q", cpu_id)
+            # EVENT_UPDATE NAME (2), as perf record's pipe mode names events
+            name = b"cpu-clock".ljust(16, b"\0")
+            o += struct.pack("<IHHQQ", 78, 0, 24 + len(name), 2, cpu_id) + name
+            added = True
+    with open(out, "wb") as f:
+        f.write(o)
+    print("samples %d rounds %d" % (nsamples, nrounds))
+
+
 def main():
     cmd = sys.argv[1]
     if cmd == "records":
@@ -122,6 +171,9 @@ def main():
             out.write(struct.pack("<QQ", units | (width << 16), 0xDEADBEEF))
             for e in entries:
                 out.write(struct.pack("<Q", e))
+    elif cmd == "oa-rounds":
+        oa_rounds(sys.argv[2], sys.argv[3], int(sys.argv[4]),
+                  float(sys.argv[5]) if len(sys.argv) > 5 else 0)
     elif cmd == "branch-file":
         branch_file(sys.argv[2], "hw-idx" in sys.argv[3:], "callstack" in sys.argv[3:])
     else:

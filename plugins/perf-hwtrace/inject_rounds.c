@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * inject_rounds.c - FINISHED_ROUND records that keep injected samples in
+ * time order for stock perf.
+ *
+ * perf sorts timed records in rounds: at a FINISHED_ROUND it delivers
+ * everything queued up to the latest time seen before the previous one,
+ * and a record that comes in earlier than what it delivered last is "out
+ * of order" (delivered late, counted in a warning).  The input's rounds
+ * keep its own records in order.  Injected samples are written where their
+ * AUXTRACE record was, but a decoder may date them before records of
+ * earlier rounds: the i915 OA reports of one drain go back up to the drain
+ * period from its PERF_RECORD_AUX, and a recorder may finish several
+ * rounds in that time.  So a round is passed through only when no sample
+ * still to come can be earlier than what it makes perf deliver; the others
+ * are written at the end.  Leaving a round out never makes a passed-through
+ * record late: perf then delivers less, later.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "inject_rounds.h"
+
+struct inject_source {
+	uint32_t stream, cpu;
+	uint64_t last;		/* time of its last sample */
+	uint64_t heard;		/* max_time when it gave it */
+};
+
+/* perf does not queue records without a time (ordered_events__queue) */
+static bool timed(uint64_t t)
+{
+	return t && t != ~0ull;
+}
+
+void inject_rounds__stream(struct inject_rounds *r, uint32_t idx)
+{
+	uint8_t *p;
+
+	if (idx >= r->nstreams) {
+		p = realloc(r->stream_seen, idx + 1);
+		if (!p)
+			return;	/* not waited for: at worst samples are counted late */
+		memset(p + r->nstreams, 0, idx + 1 - r->nstreams);
+		r->stream_seen = p;
+		r->nstreams = idx + 1;
+	}
+	if (!r->stream_seen[idx]) {
+		r->stream_seen[idx] = 1;
+		r->waiting++;
+	}
+}
+
+void inject_rounds__event(struct inject_rounds *r, uint64_t time)
+{
+	if (timed(time) && time > r->max_time)
+		r->max_time = time;
+}
+
+static struct inject_source *source(struct inject_rounds *r, uint32_t stream, uint32_t cpu)
+{
+	struct inject_source *s;
+
+	for (uint32_t i = 0; i < r->nsrc; i++)
+		if (r->src[i].stream == stream && r->src[i].cpu == cpu)
+			return &r->src[i];
+	s = realloc(r->src, (r->nsrc + 1) * sizeof(*s));
+	if (!s)
+		return NULL;
+	r->src = s;
+	s = &r->src[r->nsrc++];
+	s->stream = stream;
+	s->cpu = cpu;
+	return s;
+}
+
+bool inject_rounds__sample(struct inject_rounds *r, uint32_t stream, uint32_t cpu,
+			   uint64_t time)
+{
+	struct inject_source *s;
+	bool late;
+
+	if (!timed(time))
+		return false;
+	late = time < r->flushed;
+	r->late += late;
+	inject_rounds__event(r, time);
+	if (stream < r->nstreams && r->stream_seen[stream] == 1) {
+		r->stream_seen[stream] = 2;
+		r->waiting--;
+	}
+	s = source(r, stream, cpu);
+	if (s) {
+		s->last = time;
+		s->heard = r->max_time;
+	}
+	return late;
+}
+
+bool inject_rounds__round(struct inject_rounds *r)
+{
+	uint64_t waited = r->max_time > INJECT_ROUNDS_WAIT_NS ?
+			  r->max_time - INJECT_ROUNDS_WAIT_NS : 0;
+	uint64_t next = UINT64_MAX;
+
+	/* a stream that gave nothing yet may start anywhere */
+	if (r->waiting)
+		next = 0;
+	for (uint32_t i = 0; i < r->nsrc; i++)
+		if (r->src[i].heard >= waited && r->src[i].last < next)
+			next = r->src[i].last;
+	if (r->at_last > next && r->at_last > waited) {
+		r->held++;
+		return false;
+	}
+	r->flushed = r->at_last;
+	r->at_last = r->max_time;
+	return true;
+}
+
+void inject_rounds__fini(struct inject_rounds *r)
+{
+	free(r->stream_seen);
+	free(r->src);
+	r->stream_seen = NULL;
+	r->src = NULL;
+}
