@@ -68,6 +68,31 @@ with open(sys.argv[1], "wb") as f:
 	done
 }
 
+@test "a FIFO input is grown to 1 MiB before it is read, and read whole" {
+	# the writer asks the pipe's size once the reader has it open, then
+	# writes; a 64 KiB pipe made writer and decoder take turns every 64 KiB
+	"$HWTRACE" script --null -i "$T/in.data" 2>"$T/ref"
+	mkfifo "$T/fifo"
+	timeout -k 2 10 python3 - "$HWTRACE" "$T/fifo" "$T/in.data" >"$T/size" 2>"$T/err" <<'EOF'
+import fcntl, os, subprocess, sys, time
+F_GETPIPE_SZ = 1032
+tool = subprocess.Popen([sys.argv[1], "script", "--null", "-i", sys.argv[2]],
+                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+fd = os.open(sys.argv[2], os.O_WRONLY)      # returns once the tool has it open
+end = time.time() + 5
+while fcntl.fcntl(fd, F_GETPIPE_SZ) < 1 << 20 and time.time() < end:
+    time.sleep(0.01)
+print(fcntl.fcntl(fd, F_GETPIPE_SZ))
+os.write(fd, open(sys.argv[3], "rb").read())
+os.close(fd)
+sys.stderr.write(tool.communicate()[1].decode())
+sys.exit(tool.returncode)
+EOF
+	[ "$(cat "$T/size")" -eq 1048576 ]
+	grep -q '^records: [1-9]' "$T/ref"
+	diff <(grep '^records:' "$T/ref") <(grep '^records:' "$T/err")
+}
+
 # a proc tree: pid 100 with a DRM fd whose fdinfo is real text, pid 200 with
 # one whose fdinfo is a FIFO, pid 300 whose comm is a FIFO
 fifo_tree() {

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # i915 OA decode throughput.  $1 = perf-hwtrace.
-#  1. a >= 1 GiB raw stream: every report decoded into records (decode --null)
-#     and the per-context totals alone (decode --report), vs cat
+#  1. a >= 1 GiB raw stream: every report decoded into records (decode --null),
+#     also from a pipe, and the per-context totals alone (decode --report), vs cat
 #  2. metrics over an IGT file as large: per context and per report, and the
 #     peak RSS at a quarter of the size (flat memory)
 #  3. on one IGT file: our report vs i915-perf-reader -c all (totals),
@@ -48,9 +48,14 @@ cat "$TMP/big.raw" > /dev/null
 t_cat=$(secs cat "$TMP/big.raw")
 t_rec=$(secs "${DEC[@]}" --null "$TMP/big.raw")
 t_tot=$(secs "${DEC[@]}" --report "$TMP/big.raw")
+# the same through a pipe (a recorder's output): `cat | cat` is what the pipe alone costs
+t_pcat=$(secs bash -c 'cat "$1" | cat' _ "$TMP/big.raw")
+t_pipe=$(secs bash -c 'f=$1; shift; cat "$f" | "$@" --null -' _ "$TMP/big.raw" "${DEC[@]}")
 printf 'i915-oa: %d MiB raw stream, %d reports, cat %.2fs\n' $((bytes >> 20)) "$reports" "$t_cat"
 printf 'i915-oa:   records (decode --null): %.2fs, %.0f reports/s, %.0f MB/s (target >= 1000 MB/s)\n' \
 	"$t_rec" "$(echo "$reports / $t_rec" | bc -l)" "$(echo "$bytes / $t_rec / 1000000" | bc -l)"
+printf 'i915-oa:   records from a pipe (cat | decode --null -): %.2fs, %.0f MB/s (cat | cat %.2fs)\n' \
+	"$t_pipe" "$(echo "$bytes / $t_pipe / 1000000" | bc -l)" "$t_pcat"
 printf 'i915-oa:   totals (decode --report): %.2fs, %.0f reports/s, %.0f MB/s\n' \
 	"$t_tot" "$(echo "$reports / $t_tot" | bc -l)" "$(echo "$bytes / $t_tot / 1000000" | bc -l)"
 
