@@ -388,21 +388,20 @@ static int session_status(const struct hwt_diag *diag)
 	return diag->errors ? 1 : 0;
 }
 
+/* a pipe input's size: an unprivileged process's /proc/sys/fs/pipe-max-size default */
+#define INPUT_PIPE_SIZE	(1 << 20)
+
 /*
  * Open an input once: a FIFO or a pipe can be read only once, and a second
  * open() of a FIFO waits for a writer that may already be gone.  An open()
  * interrupted by a signal the tool catches (EINTR) fails like any other.
- */
-/*
+ *
  * A pipe's default 64 KiB make the writer and the decoder take turns every
  * 64 KiB: a 270 MB IGT file through `cat |` took 0.58-0.75 s to decode
  * (`script --null`), more than `cat | cat` (0.46 s) and 7 times the mapped
- * file.  With 1 MiB (an unprivileged process's /proc/sys/fs/pipe-max-size
- * default) it takes 0.29-0.44 s.  A pipe that cannot grow (the user's pipe
+ * file; in 1 MiB, 0.29-0.44 s.  A pipe that cannot grow (the user's pipe
  * pages are used up, a lower limit) keeps its size.
  */
-#define INPUT_PIPE_SIZE	(1 << 20)
-
 static int input_open(const char *path, struct hwt_diag *diag)
 {
 	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) :
