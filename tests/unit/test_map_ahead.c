@@ -9,7 +9,9 @@
  * the file's.  The pages behind the reader must go (mincore() then fails
  * with ENOMEM), and nothing of the file may stay mapped after delete.
  * With the thread held (as one the scheduler does not run), the pages
- * before the last read's start must be gone as each read returns.
+ * before the last read's start must be gone as each read returns.  A
+ * reader that runs ahead of the thread unmaps the pages the thread is
+ * mapping: that must not fault (a thread that maps by reading does).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -204,6 +206,32 @@ static void test_small(void)
 	unmap_file(m, fd, AHEAD);
 }
 
+/*
+ * The reader takes a byte a window, far faster than the thread maps one, so
+ * it keeps unmapping what the thread is mapping (map_ahead__read() unmaps
+ * itself when the thread lags).  A fault would end the test.
+ */
+static void test_lapped(void)
+{
+	uint64_t size = 256 * AHEAD, bad = 0;
+
+	for (int round = 0; round < 20; round++) {
+		int fd;
+		struct map_ahead *m = map_file(size, &fd);
+		const uint8_t *base;
+
+		if (!m)
+			return;
+		base = map_ahead__base(m);
+		for (uint64_t pos = 0; pos < size; pos += AHEAD) {
+			map_ahead__read(m, pos, pos + AHEAD);
+			bad += base[pos] != pattern(pos);
+		}
+		unmap_file(m, fd, size);
+	}
+	CHECK_EQ(bad, 0);
+}
+
 static void test_windows(void)
 {
 	read_all(5 * AHEAD);
@@ -215,5 +243,6 @@ int main(void)
 	RUN(test_small);
 	RUN(test_windows);
 	RUN(test_held);
+	RUN(test_lapped);
 	return check_done("map_ahead");
 }
