@@ -25,13 +25,22 @@ RUNS=${BENCH_RUNS:-3}
 SMALL_RUNS=${BENCH_SMALL_RUNS:-11}
 SIZE=${BENCH_SIZE:-1024}
 
+# exit status 1 is a decode error (still a figure), a signal is a crash: no figure
+died() {
+	local rc=$1
+	shift
+	[ "$rc" -lt 128 ] && return 0
+	echo "i915-oa: $*: killed by signal $((rc - 128))" >&2
+	exit 1
+}
+
 # $EPOCHREALTIME (bash 5) reads the clock without forking date: a fork costs
 # about a millisecond, too much next to a 5 ms run
 secs() {
 	local t0 t1 t best=
 	for _ in $(seq "$RUNS"); do
 		t0=$EPOCHREALTIME
-		"$@" > /dev/null 2>&1 || true
+		"$@" > /dev/null 2>&1 || died $? "$@"
 		t1=$EPOCHREALTIME
 		t=$(echo "${t1/,/.} - ${t0/,/.}" | bc -l)
 		if [ -z "$best" ] || [ "$(echo "$t < $best" | bc -l)" = 1 ]; then best=$t; fi

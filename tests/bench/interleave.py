@@ -7,7 +7,8 @@ seconds, in that order.  A ratio of two tools' times is only as good as
 the machine is steady between them: a shared VM's speed drifts by a third
 over tens of seconds, and timing all of one tool, then all of the other,
 puts that drift into the ratio.  Alternating puts both under the same
-drift; the best of each still drops the runs another load slowed.
+drift; the best of each still drops the runs another load slowed.  A
+command killed by a signal ends it with an error and no figures.
 """
 import os
 import subprocess
@@ -34,8 +35,10 @@ def main():
         for _ in range(runs):
             for i, c in enumerate(cmds):
                 t0 = time.perf_counter()
-                subprocess.call(c, stdout=null, stderr=null)
+                rc = subprocess.call(c, stdout=null, stderr=null)
                 dt = time.perf_counter() - t0
+                if rc < 0:      # a crash must not pass for a fast run
+                    sys.exit("interleave.py: %s: killed by signal %d" % (" ".join(c), -rc))
                 if best[i] is None or dt < best[i]:
                     best[i] = dt
     print(" ".join("%.6f" % b for b in best))
