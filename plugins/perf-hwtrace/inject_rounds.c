@@ -57,20 +57,46 @@ void inject_rounds__event(struct inject_rounds *r, uint64_t time)
 		r->max_time = time;
 }
 
-static struct inject_source *source(struct inject_rounds *r, uint32_t stream, uint32_t cpu)
+/*
+ * A sample's source, found or added.  Its cpu comes from the input (the
+ * AUXTRACE record's), so a crafted file may name a new one in every record:
+ * past INJECT_ROUNDS_MAX_SOURCES the others share the last entry, whose
+ * bound is then the earliest time any of them gave (see @shared), so that
+ * the search stays short and the bound is never too late.
+ */
+static struct inject_source *source(struct inject_rounds *r, uint32_t stream, uint32_t cpu,
+				    bool *shared)
 {
 	struct inject_source *s;
 
-	for (uint32_t i = 0; i < r->nsrc; i++)
-		if (r->src[i].stream == stream && r->src[i].cpu == cpu)
+	*shared = false;
+	/* samples come in runs of one AUX record: one stream and cpu */
+	if (r->hit < r->nsrc && r->src[r->hit].stream == stream && r->src[r->hit].cpu == cpu)
+		return &r->src[r->hit];
+	for (uint32_t i = 0; i < r->nsrc && i < INJECT_ROUNDS_MAX_SOURCES; i++)
+		if (r->src[i].stream == stream && r->src[i].cpu == cpu) {
+			r->hit = i;
 			return &r->src[i];
-	s = realloc(r->src, (r->nsrc + 1) * sizeof(*s));
-	if (!s)
-		return NULL;
-	r->src = s;
-	s = &r->src[r->nsrc++];
-	s->stream = stream;
-	s->cpu = cpu;
+		}
+	if (r->nsrc > INJECT_ROUNDS_MAX_SOURCES) {
+		*shared = true;
+		return &r->src[INJECT_ROUNDS_MAX_SOURCES];
+	}
+	if (r->nsrc == r->cap) {
+		uint32_t cap = r->cap ? 2 * r->cap : 16;
+
+		if (cap > INJECT_ROUNDS_MAX_SOURCES + 1)
+			cap = INJECT_ROUNDS_MAX_SOURCES + 1;
+		s = realloc(r->src, cap * sizeof(*s));
+		if (!s)
+			return NULL;
+		r->src = s;
+		r->cap = cap;
+	}
+	s = &r->src[r->nsrc];
+	*s = (struct inject_source){ .stream = stream, .cpu = cpu, .last = UINT64_MAX };
+	*shared = r->nsrc == INJECT_ROUNDS_MAX_SOURCES;
+	r->hit = r->nsrc++;
 	return s;
 }
 
@@ -78,7 +104,7 @@ bool inject_rounds__sample(struct inject_rounds *r, uint32_t stream, uint32_t cp
 			   uint64_t time)
 {
 	struct inject_source *s;
-	bool late;
+	bool late, shared;
 
 	if (!timed(time))
 		return false;
@@ -89,9 +115,11 @@ bool inject_rounds__sample(struct inject_rounds *r, uint32_t stream, uint32_t cp
 		r->stream_seen[stream] = 2;
 		r->waiting--;
 	}
-	s = source(r, stream, cpu);
+	s = source(r, stream, cpu, &shared);
 	if (s) {
-		s->last = time;
+		/* a shared entry's sources' next samples are at least the earliest */
+		if (!shared || time < s->last)
+			s->last = time;
 		s->heard = r->max_time;
 	}
 	return late;

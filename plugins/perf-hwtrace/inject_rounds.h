@@ -16,6 +16,12 @@
  */
 #define INJECT_ROUNDS_WAIT_NS	1000000000ull
 
+/*
+ * (stream, cpu) sources kept apart; the ones past it (a cpu comes from the
+ * input) share one more, bounded by the earliest time any of them gave
+ */
+#define INJECT_ROUNDS_MAX_SOURCES	1024
+
 struct inject_source;
 
 /**
@@ -30,8 +36,11 @@ struct inject_source;
  * @stream_seen: per AUX stream: 1 = to wait for (it holds rounds until its
  *		first sample), 2 = gave a sample
  * @waiting:	streams at 1
- * @src:	one per (stream, cpu): the time of its last sample
- * @nsrc:	how many
+ * @src:	one per (stream, cpu): the time of its last sample; the
+ *		sources past INJECT_ROUNDS_MAX_SOURCES share the last entry
+ * @nsrc:	how many (INJECT_ROUNDS_MAX_SOURCES + 1 at most)
+ * @cap:	entries allocated
+ * @hit:	the one the last sample went to
  */
 struct inject_rounds {
 	uint64_t max_time, at_last, flushed;
@@ -39,7 +48,7 @@ struct inject_rounds {
 	uint32_t nstreams, waiting;
 	uint8_t *stream_seen;
 	struct inject_source *src;
-	uint32_t nsrc;
+	uint32_t nsrc, cap, hit;
 };
 
 /**

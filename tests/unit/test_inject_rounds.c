@@ -151,6 +151,35 @@ static void test_silent_source(void)
 	inject_rounds__fini(&r);
 }
 
+/*
+ * A cpu comes from the input: past INJECT_ROUNDS_MAX_SOURCES sources the
+ * others share one, held back to the earliest time any of them gave (the
+ * time of the last one would let a round deliver past another's).
+ */
+static void test_many_cpus(void)
+{
+	struct inject_rounds r = { 0 };
+	uint32_t over = INJECT_ROUNDS_MAX_SOURCES;
+
+	inject_rounds__event(&r, 5 * S);
+	CHECK(inject_rounds__round(&r));	/* delivers nothing; the next up to 5 s */
+	for (uint32_t cpu = 0; cpu < over; cpu++)
+		inject_rounds__sample(&r, 0, cpu, 5 * S);
+	inject_rounds__sample(&r, 0, over, 4500 * MS);		/* shares an entry */
+	inject_rounds__sample(&r, 0, over + 1, 5 * S);		/* the same one */
+	for (uint32_t cpu = over + 2; cpu < 100000; cpu++)	/* quickly, too */
+		inject_rounds__sample(&r, 0, cpu, 5 * S);
+	CHECK_EQ(r.nsrc, over + 1);
+	/* cpu `over` may give 4.5 s again: up to 5 s would pass it */
+	CHECK(!inject_rounds__round(&r));
+	CHECK(!inject_rounds__sample(&r, 0, over, 4600 * MS));
+	CHECK_EQ(r.late, 0);
+	/* the sources kept apart still go by their own last sample */
+	CHECK(!inject_rounds__sample(&r, 0, 7, 5 * S));
+	CHECK_EQ(r.nsrc, over + 1);
+	inject_rounds__fini(&r);
+}
+
 int main(void)
 {
 	RUN(test_no_stream);
@@ -158,5 +187,6 @@ int main(void)
 	RUN(test_sources);
 	RUN(test_wait_bound);
 	RUN(test_silent_source);
+	RUN(test_many_cpus);
 	return check_done("inject_rounds");
 }
