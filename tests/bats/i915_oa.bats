@@ -39,12 +39,13 @@ fmt_threads() {
 	echo "$n"
 }
 
-# Compare our per-context totals and per-report deltas with i915-perf-reader.
-# The reader prints one delta per context timeline and ignores BUFFER_LOST;
+# Compare our per-context totals and per-report deltas with i915-perf-reader
+# (FORMAT REPORTS [generator options]).  The reader prints one delta per context timeline and ignores BUFFER_LOST;
 # the generator reports both accountings (igt_* = the reader's).
 peer_check() {
 	local fmt=$1 n=$2
-	$GEN --format "$fmt" --reports "$n" -o "$T/f.rec" > "$T/man.json"
+	shift 2
+	$GEN --format "$fmt" --reports "$n" "$@" -o "$T/f.rec" > "$T/man.json"
 	"$READER" -c GpuTime,GpuCoreClocks "$T/f.rec" > "$T/igt.txt"
 	"$READER" -r -c GpuTime,GpuCoreClocks "$T/f.rec" > "$T/igt_r.txt"
 	run "$HWTRACE" script -i "$T/f.rec" --json
@@ -117,6 +118,11 @@ PY
 
 @test "i915-oa: peer check vs i915-perf-reader, TGL A32u40_A4u32_B8_C8" {
 	peer_check A32u40_A4u32_B8_C8 60
+}
+
+@test "i915-oa: peer check vs i915-perf-reader, TGL with idle counters (lists mix short and long numbers)" {
+	peer_check A32u40_A4u32_B8_C8 600 --idle-counters
+	grep -q '"da":\[[0-9]*,0,' "$T/ours.json"
 }
 
 @test "i915-oa: peer check vs i915-perf-reader, DG2 A24u40_A14u32_B8_C8 (Gfx12.5 shift)" {

@@ -7,7 +7,7 @@
 #     peak RSS at a quarter of the size (flat memory)
 #  3. on one IGT file: our report vs i915-perf-reader -c all (totals),
 #     our script --json vs i915-perf-reader -r -c all (per report), and the
-#     same with --metrics
+#     same with --metrics; per report again on a file with idle counters
 # Each time is the best of $BENCH_RUNS runs (default 3), for both tools alike:
 # the machine may be shared.  Step 3's runs take milliseconds, most of them
 # start-up, and both tools' times swing by half from run to run on a shared
@@ -132,3 +132,17 @@ printf 'i915-oa: metrics per context: report --metrics %.3fs vs i915-perf-reader
 	"$t_om" "$t_rt" "$r1" "$(met "$r1" 3)"
 printf 'i915-oa: metrics per report: script --metrics --json %.3fs vs i915-perf-reader -r -c all %.3fs (%.1fx, target 5x: %s)\n' \
 	"$t_osm" "$t_rr" "$r2" "$(met "$r2" 5)"
+
+# the same per report on a file where a third of the counters idle (no
+# deltas), as on a GPU some of whose units have no work: every list mixes
+# 1-digit and 10-digit numbers, which the generator's default (every
+# counter busy) never does
+$GEN --no-lost --idle-counters --reports 4000 --scale 10 -o "$TMP/idle.rec" > /dev/null
+read -r t_ir t_ior t_iosm < <(python3 "$DIR/bench/interleave.py" "$RUNS" \
+	"$READER" -r -c all "$TMP/idle.rec" ';;' \
+	"$HWTRACE" script --json -i "$TMP/idle.rec" ';;' \
+	"$HWTRACE" script --metrics --json -i "$TMP/idle.rec")
+r3=$(echo "$t_ir / $t_ior" | bc -l)
+r4=$(echo "$t_ir / $t_iosm" | bc -l)
+printf 'i915-oa: idle counters (a third): script --json %.3fs, script --metrics --json %.3fs vs i915-perf-reader -r -c all %.3fs (%.1fx and %.1fx, target 5x: %s and %s)\n' \
+	"$t_ior" "$t_iosm" "$t_ir" "$r3" "$r4" "$(met "$r3" 5)" "$(met "$r4" 5)"
