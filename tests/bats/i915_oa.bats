@@ -40,8 +40,9 @@ fmt_threads() {
 }
 
 # Compare our per-context totals and per-report deltas with i915-perf-reader
-# (FORMAT REPORTS [generator options]).  The reader prints one delta per context timeline and ignores BUFFER_LOST;
-# the generator reports both accountings (igt_* = the reader's).
+# (FORMAT REPORTS [generator options]).  The reader prints one delta per
+# context timeline and ignores BUFFER_LOST; the generator reports both
+# accountings (igt_* = the reader's).
 peer_check() {
 	local fmt=$1 n=$2
 	shift 2

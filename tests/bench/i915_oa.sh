@@ -134,9 +134,10 @@ printf 'i915-oa: metrics per report: script --metrics --json %.3fs vs i915-perf-
 	"$t_osm" "$t_rr" "$r2" "$(met "$r2" 5)"
 
 # the same per report on a file where a third of the counters idle (no
-# deltas), as on a GPU some of whose units have no work: every list mixes
-# 1-digit and 10-digit numbers, which the generator's default (every
-# counter busy) never does
+# deltas), as on a GPU some of whose units have no work: a list of deltas
+# mixes zeros with 6-7 digit numbers, one of raw counters the idle ones'
+# 6-7 digits with the busy ones' 10 and more, which the generator's
+# default (every counter busy) never does within a list
 $GEN --no-lost --idle-counters --reports 4000 --scale 10 -o "$TMP/idle.rec" > /dev/null
 read -r t_ir t_ior t_iosm < <(python3 "$DIR/bench/interleave.py" "$RUNS" \
 	"$READER" -r -c all "$TMP/idle.rec" ';;' \

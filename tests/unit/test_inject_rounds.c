@@ -174,8 +174,9 @@ static void test_many_cpus(void)
 	CHECK(!inject_rounds__round(&r));
 	CHECK(!inject_rounds__sample(&r, 0, over, 4600 * MS));
 	CHECK_EQ(r.late, 0);
-	/* the sources kept apart still go by their own last sample */
+	/* the sources kept apart still go to their own entry (cpu 7's is the 8th) */
 	CHECK(!inject_rounds__sample(&r, 0, 7, 5 * S));
+	CHECK_EQ(r.hit, 7);
 	CHECK_EQ(r.nsrc, over + 1);
 	inject_rounds__fini(&r);
 }
